@@ -1,0 +1,70 @@
+"""Writes of derived data. Every function here is idempotent."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Avg, Count, Q, Sum
+
+from analytics.models import GameSummary, PlayerResult
+from replays.models import Record
+
+
+@transaction.atomic
+def record_ingest(*, record_id: int) -> bool:
+    """Derive a record's per-seat results and refresh its game's summary.
+
+    Returns False if the record is gone (deleted after it was announced).
+    Running it twice for the same record leaves the same rows.
+    """
+    record = Record.objects.filter(pk=record_id).prefetch_related("seats").first()
+    if record is None:
+        return False
+    result = record.result
+    seats = sorted(record.seats.all(), key=lambda s: s.seat)
+    PlayerResult.objects.bulk_create(
+        [
+            PlayerResult(
+                record=record,
+                seat=seat.seat,
+                player_id=seat.player_id,
+                game=record.game,
+                num_players=len(seats),
+                score=result["scores"][seat.seat],
+                rank=result["ranks"][seat.seat],
+                won=seat.seat in result["winners"],
+            )
+            for seat in seats
+        ],
+        ignore_conflicts=True,
+    )
+    game_summary_refresh(game=record.game)
+    return True
+
+
+def game_summary_refresh(*, game: str) -> GameSummary:
+    """Recompute one game's summary from all its results (a GROUP BY, not a scan in Python)."""
+    rows = (
+        PlayerResult.objects.filter(game=game)
+        .values("player__name")
+        .annotate(
+            games=Count("id"),
+            wins=Count("id", filter=Q(won=True)),
+            total=Sum("score"),
+            average=Avg("score"),
+        )
+        .order_by("-wins", "-average", "player__name")
+    )
+    players = [
+        {
+            "player": row["player__name"],
+            "games": row["games"],
+            "wins": row["wins"],
+            "average_score": round(float(row["average"]), 2),
+        }
+        for row in rows
+    ]
+    games = Record.objects.filter(game=game).count()
+    summary, _ = GameSummary.objects.update_or_create(
+        game=game, defaults={"games": games, "players": players}
+    )
+    return summary

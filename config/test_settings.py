@@ -1,0 +1,24 @@
+"""Settings for the test suite: the real settings, made fast (not different).
+
+Tasks run eagerly in-process unless a test asks for a real worker (see
+tests/integration/test_real_worker.py); the database is whatever DATABASE_URL
+says (SQLite by default, PostgreSQL in CI).
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
+
+from config.settings import *  # noqa: E402, F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+CELERY_TASK_ALWAYS_EAGER = True
+# Serve static files from the finders, as the development server does, so
+# tests can fetch /static/... without a collectstatic step.
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,280 @@
+"""The engine protocol every game implements.
+
+An engine is a pure rules machine: no Django, no I/O, no randomness of its own.
+The shape follows OpenSpiel's ``State`` and python-chess's ``Board``:
+
+* ``setup(num_players, options)`` gives the state before any card is dealt.
+  Invalid player counts or options raise :class:`InvalidSetup`.
+* Events are plain JSON objects (``dict``), exactly as stored in a giftlog
+  record: ``{"by": <seat int or "chance">, "do": <event type>, ...fields}``.
+  Keeping the wire format as the engine's input means a record replays with
+  no translation layer that could drift from the rules.
+* ``apply(state, event)`` checks the event and returns the *new* state; the
+  state given is never mutated, so callers may keep every intermediate state.
+  A refused event raises :class:`IllegalEvent` with a stable reason code.
+* Chance is an actor. Shuffles, deals and random picks are events by
+  ``"chance"``; ``sample_chance(state, rng)`` proposes one for simulations
+  and server-run games, but the engine itself never calls ``random``.
+* ``to_move(state)`` lists every actor that may act now: one seat in a normal
+  turn, several seats in a simultaneous phase (in any order), or ``"chance"``.
+* ``legal_events(state, seat)`` enumerates *every* legal event of that seat in
+  canonical form; an event ``apply`` accepts is in that list. Chance events are
+  not enumerated (a shuffle has too many outcomes): ``apply`` validates them.
+* ``view(state, seat)`` is the only way a state leaves the engine: ``seat=None``
+  shows everything (a finished game), a seat number shows what that seat may
+  know. ``event_view(event, seat)`` does the same for an event (a deal shows
+  a seat only its own cards; a secret choice shows only that it was made).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+
+CHANCE: Literal["chance"] = "chance"
+
+Actor = int | Literal["chance"]
+Event = dict[str, Any]
+JSON = Any
+
+
+class GameError(ValueError):
+    """Base of the errors an engine raises on bad input; always carries a code."""
+
+    def __init__(self, code: str, message: str, **detail: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class InvalidSetup(GameError):
+    """The player count or the options are not ones the rulebook allows."""
+
+
+class IllegalEvent(GameError):
+    """An event that cannot be applied to this state.
+
+    ``code`` is a stable reason (``not_your_turn``, ``card_not_in_hand``...)
+    that clients can branch on; ``message`` is for a person at the table.
+    ``step`` is filled by whoever knows the event's position in the log
+    (see :func:`games.play.replay`); the engine itself does not count.
+    """
+
+    def __init__(self, code: str, message: str, *, step: int | None = None, **detail: Any):
+        super().__init__(code, message, **detail)
+        self.step = step
+
+
+# Reason codes shared by every engine; engines add their own.
+UNKNOWN_EVENT = "unknown_event"
+MALFORMED_EVENT = "malformed_event"
+GAME_OVER = "game_over"
+NOT_YOUR_TURN = "not_your_turn"
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome in the one shape analytics reads for every game.
+
+    ``ranks`` are 1-based competition ranks: tied seats share a rank and the
+    next rank skips (scores 9, 9, 4 -> ranks 1, 1, 3).
+    """
+
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+        }
+        if self.details:
+            data["details"] = self.details
+        return data
+
+    @classmethod
+    def from_scores(
+        cls,
+        scores: Sequence[int],
+        *,
+        order: Sequence[Sequence[int]] | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> Result:
+        """Rank by score (higher is better), or by ``order`` if given.
+
+        ``order`` is a list of keys per seat compared lexicographically (higher
+        is better); use it when a tie-break beyond the score exists.
+        """
+        keys = [tuple(k) for k in order] if order is not None else [(s,) for s in scores]
+        ranks = [1 + sum(1 for other in keys if other > mine) for mine in keys]
+        winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
+        return cls(list(scores), ranks, winners, dict(details or {}))
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What every game module provides (see the module docstring)."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    event_types: frozenset[str]
+
+    def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> Any: ...
+    def apply(self, state: Any, event: Mapping[str, Any]) -> Any: ...
+    def to_move(self, state: Any) -> list[Actor]: ...
+    def legal_events(self, state: Any, seat: int) -> list[Event]: ...
+    def sample_chance(self, state: Any, rng: random.Random) -> Event: ...
+    def view(self, state: Any, seat: int | None) -> dict[str, JSON]: ...
+    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event: ...
+    def is_over(self, state: Any) -> bool: ...
+    def scores(self, state: Any) -> list[int]: ...
+    def result(self, state: Any) -> Result: ...
+    def num_players(self, state: Any) -> int: ...
+    def card_multiset(self, state: Any) -> Counter[str]: ...
+    def secrets(self, state: Any, seat: int) -> set[str]: ...
+    def greedy_event(self, state: Any, seat: int, rng: random.Random) -> Event: ...
+
+
+class BaseEngine:
+    """Shared checks in the fixed order boardgame.io uses.
+
+    Subclasses implement ``_apply`` (which receives an event already known to
+    be a dict with a known type, from an actor allowed to move now) and the
+    other protocol methods. The order of checks is part of the contract, so
+    every game answers a late or malformed event with the same code.
+    """
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    event_types: ClassVar[frozenset[str]]
+    chance_event_types: ClassVar[frozenset[str]] = frozenset()
+
+    # -- checked entry point -------------------------------------------------
+    def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
+        actor = self.check_envelope(state, event)
+        return self._apply(state, dict(event), actor)
+
+    def check_envelope(self, state: Any, event: Mapping[str, Any]) -> Actor:
+        if not isinstance(event, Mapping):
+            raise IllegalEvent(MALFORMED_EVENT, "An event must be a JSON object.")
+        kind = event.get("do")
+        if not isinstance(kind, str) or kind not in self.event_types:
+            known = ", ".join(sorted(self.event_types))
+            raise IllegalEvent(
+                UNKNOWN_EVENT, f"Unknown event type {kind!r}; this game knows: {known}."
+            )
+        actor = event.get("by")
+        if actor != CHANCE and (
+            not isinstance(actor, int)
+            or isinstance(actor, bool)
+            or not 0 <= actor < self.num_players(state)
+        ):
+            raise IllegalEvent(
+                MALFORMED_EVENT,
+                f'"by" must be a seat number 0-{self.num_players(state) - 1} or "chance".',
+            )
+        if self.is_over(state):
+            raise IllegalEvent(GAME_OVER, "The game is already over.")
+        if (kind in self.chance_event_types) != (actor == CHANCE):
+            who = "chance" if kind in self.chance_event_types else "a seat"
+            raise IllegalEvent(NOT_YOUR_TURN, f"A {kind!r} event is made by {who}.")
+        movers = self.to_move(state)
+        if actor not in movers:
+            waiting = ", ".join("chance" if m == CHANCE else f"seat {m}" for m in movers)
+            raise IllegalEvent(
+                NOT_YOUR_TURN, f"It is not {_actor_name(actor)}'s turn; waiting for {waiting}."
+            )
+        return actor
+
+    def _apply(self, state: Any, event: Event, actor: Actor) -> Any:
+        raise NotImplementedError
+
+    # -- defaults ------------------------------------------------------------
+    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
+        """By default seat events are public and chance events are hidden.
+
+        Engines override this to show a seat the part of a deal it receives.
+        """
+        if seat is None or event.get("by") != CHANCE:
+            return dict(event)
+        return {"by": CHANCE, "do": event.get("do"), "hidden": True}
+
+    def greedy_event(self, state: Any, seat: int, rng: random.Random) -> Event:
+        return rng.choice(self.legal_events(state, seat))
+
+
+def _actor_name(actor: Actor) -> str:
+    return "chance" if actor == CHANCE else f"seat {actor}"
+
+
+def require(condition: bool, code: str, message: str, **detail: Any) -> None:
+    """Raise :class:`IllegalEvent` unless ``condition`` holds."""
+    if not condition:
+        raise IllegalEvent(code, message, **detail)
+
+
+def field_int(event: Mapping[str, Any], name: str, low: int, high: int) -> int:
+    """Read an integer field in ``[low, high]`` or refuse the event as malformed."""
+    value = event.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise IllegalEvent(
+            MALFORMED_EVENT, f'"{name}" must be a whole number from {low} to {high}.'
+        )
+    return value
+
+
+def field_str(event: Mapping[str, Any], name: str, allowed: Sequence[str] | None = None) -> str:
+    """Read a string field (optionally one of ``allowed``) or refuse the event."""
+    value = event.get(name)
+    if not isinstance(value, str) or (allowed is not None and value not in allowed):
+        choices = f" (one of: {', '.join(allowed)})" if allowed is not None else ""
+        raise IllegalEvent(MALFORMED_EVENT, f'"{name}" must be a string{choices}.')
+    return value
+
+
+def check_player_count(engine: Any, num_players: int) -> None:
+    if (
+        not isinstance(num_players, int)
+        or isinstance(num_players, bool)
+        or not engine.min_players <= num_players <= engine.max_players
+    ):
+        raise InvalidSetup(
+            "bad_player_count",
+            f"{engine.name} is played by {engine.min_players} to {engine.max_players} "
+            f"players, not {num_players}.",
+        )
+
+
+def check_options(
+    engine: Any, options: Mapping[str, Any] | None, allowed: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Fill defaults and refuse unknown option names.
+
+    ``allowed`` maps option name to its default. Type and value checks of
+    known options stay in the engine, where the rule is known.
+    """
+    options = dict(options or {})
+    if not isinstance(options, dict):
+        raise InvalidSetup("bad_options", "Options must be a JSON object.")
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise InvalidSetup(
+            "unknown_option",
+            f"{engine.name} has no option {', '.join(map(repr, unknown))}; "
+            f"known options: {', '.join(sorted(allowed)) or 'none'}.",
+        )
+    return {**allowed, **options}

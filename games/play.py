@@ -1,0 +1,100 @@
+"""Driving engines: replaying a log, and letting bots play.
+
+Replay follows python-chess's PGN visitor idea in miniature: ``replay`` is
+strict (the first illegal event raises, with its step number filled in), and
+``replay_states`` yields every state so callers can stop where they need.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from games.base import CHANCE, Engine, Event, IllegalEvent
+
+Bot = Callable[[Engine, Any, int, random.Random], Event]
+
+
+def replay_states(
+    engine: Engine,
+    num_players: int,
+    options: Mapping[str, Any] | None,
+    events: Sequence[Mapping[str, Any]],
+) -> Iterator[Any]:
+    """Yield the state before any event, then after each event in turn.
+
+    The k-th state yielded (0-based) is the state after ``k`` events. An
+    illegal event raises :class:`IllegalEvent` with ``step`` set to its
+    0-based index in ``events``.
+    """
+    state = engine.setup(num_players, options)
+    yield state
+    for step, event in enumerate(events):
+        try:
+            state = engine.apply(state, event)
+        except IllegalEvent as exc:
+            exc.step = step
+            raise
+        yield state
+
+
+def replay(
+    engine: Engine,
+    num_players: int,
+    options: Mapping[str, Any] | None,
+    events: Sequence[Mapping[str, Any]],
+) -> Any:
+    """The state after every event of the log (strict: raises on the first illegal one)."""
+    state = None
+    for state in replay_states(engine, num_players, options, events):  # noqa: B007
+        pass
+    return state
+
+
+def random_bot(engine: Engine, state: Any, seat: int, rng: random.Random) -> Event:
+    return rng.choice(engine.legal_events(state, seat))
+
+
+def greedy_bot(engine: Engine, state: Any, seat: int, rng: random.Random) -> Event:
+    return engine.greedy_event(state, seat, rng)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+
+
+class GameTooLong(RuntimeError):
+    """Self-play exceeded its event budget: an engine that does not end is a bug."""
+
+
+def self_play(
+    engine: Engine,
+    num_players: int,
+    *,
+    options: Mapping[str, Any] | None = None,
+    rng: random.Random,
+    bots: Sequence[Bot] | None = None,
+    max_events: int = 100_000,
+) -> tuple[list[Event], Any]:
+    """Play one game to the end; returns the events and the final state.
+
+    ``bots`` gives one bot per seat (default: all random). When several seats
+    may act at once, one of them is picked at random, so simultaneous phases
+    are exercised in every order.
+    """
+    seat_bots = list(bots) if bots is not None else [random_bot] * num_players
+    state = engine.setup(num_players, options)
+    events: list[Event] = []
+    while not engine.is_over(state):
+        if len(events) >= max_events:
+            raise GameTooLong(f"{engine.slug}: no end after {max_events} events")
+        movers = engine.to_move(state)
+        if CHANCE in movers:
+            event = engine.sample_chance(state, rng)
+        else:
+            seat = rng.choice(movers) if len(movers) > 1 else movers[0]
+            assert isinstance(seat, int)
+            event = seat_bots[seat](engine, state, seat, rng)
+        state = engine.apply(state, event)
+        events.append(event)
+    return events, state

@@ -1,0 +1,43 @@
+"""One DRF exception handler, so every API error has the same shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from replays.errors import ServiceError
+
+_DRF_CODES: dict[type[exceptions.APIException], str] = {
+    exceptions.ParseError: "malformed_json",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.NotFound: "not_found",
+    exceptions.ValidationError: "invalid_request",
+    exceptions.Throttled: "throttled",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotAuthenticated: "not_authenticated",
+}
+
+
+def error_body(code: str, message: str, detail: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"code": code, "message": message, "detail": detail or {}}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ServiceError):
+        return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, Http404):
+        return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
+    if isinstance(exc, exceptions.APIException):
+        code = _DRF_CODES.get(type(exc), exc.default_code)
+        if isinstance(exc, exceptions.ValidationError):
+            detail = exc.detail if isinstance(exc.detail, dict) else {"errors": exc.detail}
+            message = "The request is not valid."
+        else:
+            detail, message = {}, str(exc.detail)
+        return Response(error_body(code, message, detail), status=exc.status_code)
+    return None  # a real bug: let Django log it and answer 500

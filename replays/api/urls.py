@@ -1,0 +1,15 @@
+from django.urls import path
+
+from replays.api import views
+
+urlpatterns = [
+    path("games/", views.GameListView.as_view(), name="game-list"),
+    path("records/", views.RecordListCreateView.as_view(), name="record-list"),
+    path("records/<int:record_id>/", views.RecordDetailView.as_view(), name="record-detail"),
+    path(
+        "records/<int:record_id>/steps/<int:step>/",
+        views.RecordStepView.as_view(),
+        name="record-step",
+    ),
+    path("schema/giftlog/", views.GiftlogSchemaView.as_view(), name="giftlog-schema"),
+]

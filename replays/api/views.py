@@ -1,0 +1,128 @@
+"""REST endpoints for records: thin views over services (writes) and selectors (reads)."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.decorators import api_view
+from rest_framework.generics import ListAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.registry import all_engines
+from replays import selectors, services
+from replays.api.serializers import (
+    ErrorSerializer,
+    RecordCreatedSerializer,
+    RecordListQuerySerializer,
+    RecordSummarySerializer,
+    StepQuerySerializer,
+)
+from replays.giftlog import JSON_SCHEMA
+
+ERRORS = {400: ErrorSerializer, 404: ErrorSerializer, 422: ErrorSerializer}
+
+
+class RecordListCreateView(ListAPIView):
+    serializer_class = RecordSummarySerializer
+
+    def get_queryset(self):
+        query = RecordListQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return selectors.record_list(**query.validated_data)
+
+    @extend_schema(
+        summary="List stored records",
+        parameters=[
+            OpenApiParameter("game", str, description="Only this game (engine slug)."),
+            OpenApiParameter("player", str, description="Only games this player sat in."),
+        ],
+    )
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="Upload one finished game (giftlog/1)",
+        description=(
+            "Every event is checked against the rules. 201 with the computed result; 200 "
+            "if this very game is already stored. An illegal event answers 422 with "
+            '`{"code": "illegal_event", "detail": {"step": k, "reason": ...}}`; nothing '
+            "is stored on any error."
+        ),
+        request=OpenApiTypes.OBJECT,
+        responses={201: RecordCreatedSerializer, 200: RecordCreatedSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        record, created = services.record_submit(document=request.data)
+        url = reverse("record-detail", args=[record.pk])
+        body = RecordCreatedSerializer.build(record, created, request.build_absolute_uri(url))
+        return Response(
+            body,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+            headers={"Location": url},
+        )
+
+
+class RecordDetailView(APIView):
+    @extend_schema(
+        summary="A record as giftlog/1 (upload it again: the same document)",
+        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, record_id: int) -> Response:
+        record = selectors.record_get(record_id=record_id)
+        return Response(selectors.record_document(record))
+
+
+class RecordStepView(APIView):
+    @extend_schema(
+        summary="The state after k events",
+        description=(
+            "As everyone sees it, or with `seat` as that seat saw it: the state, the "
+            "event that led there, whose turn it is, the legal events and scores so far."
+        ),
+        parameters=[OpenApiParameter("seat", int, description="View as this seat (0-based).")],
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+    )
+    def get(self, request: Request, record_id: int, step: int) -> Response:
+        query = StepQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        record = selectors.record_get(record_id=record_id)
+        view = selectors.record_step_view(record, step=step, seat=query.validated_data.get("seat"))
+        return Response(view)
+
+
+class GameListView(APIView):
+    @extend_schema(summary="The games this service knows", responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        games = [
+            {
+                "slug": engine.slug,
+                "name": engine.name,
+                "min_players": engine.min_players,
+                "max_players": engine.max_players,
+                "event_types": sorted(engine.event_types),
+            }
+            for engine in all_engines()
+        ]
+        return Response({"games": games})
+
+
+class GiftlogSchemaView(APIView):
+    @extend_schema(
+        summary="JSON Schema of the giftlog/1 envelope", responses={200: OpenApiTypes.OBJECT}
+    )
+    def get(self, request: Request) -> Response:
+        return Response(JSON_SCHEMA)
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE"])
+def api_not_found(request: Request) -> Response:
+    """Unknown API paths answer in the API's error shape, not with an HTML page."""
+    return Response(
+        {"code": "not_found", "message": f"No API endpoint at {request.path}.", "detail": {}},
+        status=status.HTTP_404_NOT_FOUND,
+    )

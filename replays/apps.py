@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class ReplaysConfig(AppConfig):
+    name = "replays"
+    verbose_name = "Game records"
+
+    def ready(self) -> None:
+        from replays import tasks  # noqa: F401

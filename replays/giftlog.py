@@ -1,0 +1,203 @@
+"""The giftlog/1 record format: parsing the envelope, identity, export.
+
+One JSON document per game, the same for upload and export. This module only
+checks the *envelope*; the rules check of the events is the engine's, run by
+:func:`replays.services.record_validate`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+
+from games.registry import engine_slugs
+from replays.errors import BadRequest
+
+FORMAT = "giftlog/1"
+MAX_EVENTS = 20_000
+MAX_META_BYTES = 4_096
+PLAYER_NAME = re.compile(r"^[\w.@+\-][\w.@+\- ]{0,63}$")
+KNOWN_FIELDS = {"format", "game", "options", "players", "meta", "events", "result"}
+
+# Published with the API docs (GET /api/schema/giftlog/).
+JSON_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "giftlog/1",
+    "title": "giftlog/1: one game of a gift card game, move by move",
+    "type": "object",
+    "required": ["format", "game", "players", "events"],
+    "additionalProperties": False,
+    "properties": {
+        "format": {"const": FORMAT},
+        "game": {"type": "string", "description": "Engine slug, e.g. secret_santa."},
+        "options": {"type": "object", "description": "Game variant options; {} for defaults."},
+        "players": {
+            "type": "array",
+            "description": "Player names in seat order (seat 0 first).",
+            "items": {"type": "string", "pattern": PLAYER_NAME.pattern},
+            "uniqueItems": True,
+        },
+        "meta": {
+            "type": "object",
+            "properties": {
+                "club": {"type": "string"},
+                "league": {"type": "string"},
+                "played_at": {"type": "string", "format": "date-time"},
+            },
+        },
+        "events": {
+            "type": "array",
+            "maxItems": MAX_EVENTS,
+            "items": {
+                "type": "object",
+                "required": ["by", "do"],
+                "properties": {
+                    "by": {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "chance"}]},
+                    "do": {"type": "string"},
+                },
+            },
+        },
+        "result": {
+            "type": "object",
+            "description": "Optional on upload; when given it must equal the computed result.",
+            "properties": {
+                "scores": {"type": "array", "items": {"type": "integer"}},
+                "ranks": {"type": "array", "items": {"type": "integer"}},
+                "winners": {"type": "array", "items": {"type": "integer"}},
+                "details": {"type": "object"},
+            },
+        },
+    },
+}
+
+
+@dataclass(frozen=True)
+class Giftlog:
+    game: str
+    players: list[str]
+    events: list[dict[str, Any]]
+    options: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+
+    @property
+    def digest(self) -> str:
+        return record_digest(self.game, self.options, self.players, self.events)
+
+    @property
+    def played_at(self) -> datetime | None:
+        value = self.meta.get("played_at")
+        return parse_datetime(value) if isinstance(value, str) else None
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def record_digest(game: str, options: Any, players: list[str], events: list[Any]) -> str:
+    """The identity of a game: the same game, options, players and events, the same record."""
+    payload = canonical_json(
+        {"game": game, "options": options, "players": players, "events": events}
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def _bad(field_name: str, message: str) -> BadRequest:
+    return BadRequest("invalid_envelope", message, field=field_name)
+
+
+def giftlog_parse(document: Any) -> Giftlog:
+    """Check the envelope of an uploaded document; raise :class:`BadRequest` if it is wrong."""
+    if not isinstance(document, dict):
+        raise _bad("", "A giftlog record must be a JSON object.")
+    unknown = sorted(set(document) - KNOWN_FIELDS)
+    if unknown:
+        raise _bad(unknown[0], f"Unknown field {unknown[0]!r} in the record.")
+    if document.get("format") != FORMAT:
+        raise _bad("format", f'"format" must be "{FORMAT}".')
+
+    game = document.get("game")
+    if game not in engine_slugs():
+        raise BadRequest(
+            "unknown_game",
+            f"Unknown game {game!r}; known games: {', '.join(engine_slugs())}.",
+            field="game",
+        )
+
+    players = document.get("players")
+    if not isinstance(players, list) or not players:
+        raise _bad("players", '"players" must be a non-empty list of names in seat order.')
+    for seat, name in enumerate(players):
+        if not isinstance(name, str) or not PLAYER_NAME.match(name):
+            raise _bad(
+                "players",
+                f"Player name at seat {seat} must be 1-64 letters, digits, spaces or ._@+-.",
+            )
+    if len(set(players)) != len(players):
+        raise _bad("players", "A player can sit at only one seat in a game.")
+
+    options = document.get("options", {})
+    if not isinstance(options, dict):
+        raise _bad("options", '"options" must be a JSON object.')
+
+    meta = document.get("meta", {})
+    if not isinstance(meta, dict):
+        raise _bad("meta", '"meta" must be a JSON object.')
+    if len(canonical_json(meta)) > MAX_META_BYTES:
+        raise _bad("meta", f'"meta" must be at most {MAX_META_BYTES} bytes.')
+    for key in ("club", "league"):
+        if key in meta and not isinstance(meta[key], str):
+            raise _bad(f"meta.{key}", f'"meta.{key}" must be a string.')
+    if "played_at" in meta and (
+        not isinstance(meta["played_at"], str) or parse_datetime(meta["played_at"]) is None
+    ):
+        raise _bad("meta.played_at", '"meta.played_at" must be an ISO 8601 date-time.')
+
+    events = document.get("events")
+    if not isinstance(events, list):
+        raise _bad("events", '"events" must be a list.')
+    if len(events) > MAX_EVENTS:
+        raise _bad("events", f"A record holds at most {MAX_EVENTS} events.")
+    for step, event in enumerate(events):
+        if not isinstance(event, dict):
+            raise BadRequest(
+                "invalid_envelope",
+                f"Event {step} must be a JSON object.",
+                field="events",
+                step=step,
+            )
+
+    result = document.get("result")
+    if result is not None and not isinstance(result, dict):
+        raise _bad("result", '"result" must be a JSON object.')
+
+    return Giftlog(
+        game=game, players=players, events=events, options=options, meta=meta, result=result
+    )
+
+
+def giftlog_document(
+    *,
+    game: str,
+    options: dict[str, Any],
+    players: list[str],
+    meta: dict[str, Any],
+    events: list[dict[str, Any]],
+    result: dict[str, Any],
+) -> dict[str, Any]:
+    """The export form of a record: upload it again and it is the same record."""
+    return {
+        "format": FORMAT,
+        "game": game,
+        "options": options,
+        "players": players,
+        "meta": meta,
+        "events": events,
+        "result": result,
+    }

@@ -1,0 +1,52 @@
+"""Dispatching the transactional outbox to Celery.
+
+``replays`` never imports ``analytics``: announcements go out as Celery task
+*names*. A broker that is down leaves the rows pending; the periodic sweep
+(``replays.announcements_dispatch`` in the beat schedule) sends them later.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from celery import current_app
+from django.db import transaction
+from django.utils import timezone
+
+from replays.models import Announcement
+
+logger = logging.getLogger(__name__)
+
+TOPIC_TASKS = {Announcement.TOPIC_RECORD_STORED: "analytics.record_ingest"}
+SWEEP_BATCH = 500
+
+
+def announcements_dispatch(*, ids: Iterable[int] | None = None, limit: int = SWEEP_BATCH) -> int:
+    """Send pending announcements (the given ones, or the oldest ``limit``); returns how many.
+
+    Sending twice is harmless (analytics tasks are idempotent), so a row is
+    marked dispatched only after the broker took the message.
+    """
+    pending = Announcement.objects.filter(dispatched_at__isnull=True).order_by("id")
+    if ids is not None:
+        pending = pending.filter(id__in=list(ids))
+    sent = 0
+    for announcement in pending[:limit]:
+        task_name = TOPIC_TASKS[announcement.topic]
+        try:
+            current_app.signature(task_name, kwargs={"record_id": announcement.record_id}).delay()
+        except Exception as exc:  # the broker is down: keep the row for the sweep
+            logger.warning("announcement %s not dispatched: %s", announcement.pk, exc)
+            Announcement.objects.filter(pk=announcement.pk).update(
+                attempts=announcement.attempts + 1, last_error=str(exc)[:500]
+            )
+            if not current_app.conf.task_always_eager:
+                break  # the broker is unreachable; the sweep will retry the rest
+            continue
+        with transaction.atomic():
+            Announcement.objects.filter(pk=announcement.pk).update(
+                dispatched_at=timezone.now(), attempts=announcement.attempts + 1
+            )
+        sent += 1
+    return sent

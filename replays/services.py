@@ -1,0 +1,112 @@
+"""Writes: validating and storing records.
+
+Check, then do, then announce after commit: the rules check runs before any
+write, the record and its announcement are written in one transaction, and
+the announcement is dispatched to analytics only once the transaction commits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games.base import CHANCE, IllegalEvent, InvalidSetup
+from games.play import replay_states
+from games.registry import get_engine
+from replays import outbox
+from replays.errors import BadRequest, Unprocessable
+from replays.giftlog import Giftlog, giftlog_parse
+from replays.models import Announcement, Player, Record, Seat
+
+
+def record_validate(log: Giftlog) -> dict[str, Any]:
+    """Replay the log through its engine; return the computed result.
+
+    Raises :class:`Unprocessable` naming the step of the first illegal event,
+    or saying why a log that is legal so far is not a finished game.
+    """
+    engine = get_engine(log.game)
+    try:
+        state = None
+        for state in replay_states(engine, len(log.players), log.options, log.events):  # noqa: B007
+            pass
+    except InvalidSetup as exc:
+        raise BadRequest("invalid_setup", exc.message, reason=exc.code, **exc.detail) from exc
+    except IllegalEvent as exc:
+        raise Unprocessable(
+            "illegal_event",
+            f"Event {exc.step} is illegal: {exc.message}",
+            step=exc.step,
+            reason=exc.code,
+            event=log.events[exc.step] if exc.step is not None else None,
+            **exc.detail,
+        ) from exc
+    if not engine.is_over(state):
+        waiting = ["chance" if m == CHANCE else m for m in engine.to_move(state)]
+        raise Unprocessable(
+            "game_unfinished",
+            f"The log ends after {len(log.events)} events but the game is not over.",
+            step=len(log.events),
+            to_move=waiting,
+        )
+    result = engine.result(state).to_json()
+    if log.result is not None:
+        mismatched = sorted(k for k, v in log.result.items() if result.get(k) != v)
+        if mismatched:
+            raise Unprocessable(
+                "result_mismatch",
+                f"The given result differs from the rules' result in: {', '.join(mismatched)}.",
+                given=log.result,
+                computed=result,
+            )
+    return result
+
+
+def record_submit(*, document: Any) -> tuple[Record, bool]:
+    """Validate and store one finished game; returns the record and whether it is new.
+
+    Uploading a game that is already stored returns the stored record: identity
+    is the digest of game, options, players and events.
+    """
+    log = giftlog_parse(document)
+    existing = Record.objects.filter(digest=log.digest).first()
+    if existing is not None:
+        return existing, False
+    result = record_validate(log)
+    try:
+        return _record_store(log, result), True
+    except IntegrityError:
+        # A concurrent upload of the same game won the race: it is the same record.
+        return Record.objects.get(digest=log.digest), False
+
+
+@transaction.atomic
+def _record_store(log: Giftlog, result: dict[str, Any]) -> Record:
+    record = Record.objects.create(
+        game=log.game,
+        digest=log.digest,
+        options=log.options,
+        meta=log.meta,
+        events=log.events,
+        result=result,
+        num_events=len(log.events),
+        played_at=log.played_at,
+    )
+    players = _players_get_or_create(log.players)
+    Seat.objects.bulk_create(
+        Seat(record=record, player=players[name], seat=seat)
+        for seat, name in enumerate(log.players)
+    )
+    announcement = Announcement.objects.create(record=record)
+    transaction.on_commit(lambda: outbox.announcements_dispatch(ids=[announcement.pk]), robust=True)
+    return record
+
+
+def _players_get_or_create(names: list[str]) -> dict[str, Player]:
+    found = {p.name: p for p in Player.objects.filter(name__in=names)}
+    missing = [name for name in names if name not in found]
+    if missing:
+        Player.objects.bulk_create([Player(name=name) for name in missing], ignore_conflicts=True)
+        found = {p.name: p for p in Player.objects.filter(name__in=names)}
+    return found

@@ -1,0 +1,51 @@
+"""The home page and the game dashboard, with plotly.js served from our own files."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.staticfiles import finders
+
+from replays.services import record_submit
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_dashboard_shows_a_plotly_chart_of_stored_scores(client, make_document):
+    documents = [make_document(seed=s) for s in (41, 42, 43)]
+    for document in documents:
+        record_submit(document=document)
+    page = client.get("/games/secret_santa/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert '<script src="/static/plotly/plotly.min.js"></script>' in html
+    assert 'id="score-distribution"' in html
+    assert "Plotly.newPlot" in html
+    assert "3 games recorded" in html
+    for name in documents[0]["players"]:
+        assert f"<td>{name}</td>" in html
+    assert "cdn.plot.ly" not in html
+
+
+def test_dashboard_without_records_and_unknown_game(client):
+    empty = client.get("/games/secret_santa/")
+    assert empty.status_code == 200
+    assert b"No records of this game yet" in empty.content
+    assert client.get("/games/chess/").status_code == 404
+
+
+def test_plotly_js_is_a_local_static_file(client):
+    served = client.get("/static/plotly/plotly.min.js")
+    assert served.status_code == 200
+    assert b"plotly" in b"".join(served.streaming_content)[:4096].lower()
+    path = finders.find("plotly/plotly.min.js")
+    assert path is not None
+    with open(path, encoding="utf-8") as handle:
+        assert "plotly" in handle.read(4096).lower()
+
+
+def test_home_page_lists_games_and_recent_records(client, make_document):
+    record, _ = record_submit(document=make_document(seed=44))
+    page = client.get("/")
+    assert page.status_code == 200
+    assert b"Secret Santa" in page.content
+    assert f'href="/records/{record.pk}/"'.encode() in page.content

@@ -1,0 +1,49 @@
+"""The generic conformance suite: every registered engine, random legal play.
+
+Like OpenSpiel's random_sim_test: whatever the game, random play ends, cards
+are conserved, views keep secrets, illegal events are refused with a reason,
+and a stored log replays to the same states.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.registry import all_engines
+from tests.games.conformance import check_game, play_game
+
+ENGINES = all_engines()
+CASES = [
+    pytest.param(engine, n, id=f"{engine.slug}-{n}p")
+    for engine in ENGINES
+    for n in range(engine.min_players, engine.max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("engine", "num_players"), CASES)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_random_play_conforms(engine, num_players, seed):
+    events = play_game(engine, num_players, seed)
+    check_game(engine, num_players, events, seed)
+
+
+@pytest.mark.parametrize(("engine", "num_players"), CASES)
+def test_greedy_play_conforms(engine, num_players):
+    events = play_game(engine, num_players, seed=num_players, bot="greedy")
+    check_game(engine, num_players, events, seed=num_players)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_bad_player_counts_refused(engine):
+    from games.base import InvalidSetup
+
+    for n in (engine.min_players - 1, engine.max_players + 1, 0):
+        with pytest.raises(InvalidSetup) as info:
+            engine.setup(n, {})
+        assert info.value.code == "bad_player_count"
+    with pytest.raises(InvalidSetup) as info:
+        engine.setup(engine.min_players, {"no_such_option": 1})
+    assert info.value.code == "unknown_option"
