@@ -1,0 +1,28 @@
+# giftbox web / worker image: slim Python, non-root, gunicorn, collected static files.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+RUN useradd --create-home --uid 10001 giftbox
+
+COPY pyproject.toml README.md ./
+COPY config ./config
+COPY games ./games
+COPY replays ./replays
+COPY analytics ./analytics
+COPY templates ./templates
+COPY manage.py ./
+RUN pip install -e .
+
+# Static files (plotly.js, Swagger UI) are collected into the image and served
+# by WhiteNoise: nothing is fetched from a CDN at run time.
+RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
+    && chown -R giftbox:giftbox /app
+
+USER giftbox
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
