@@ -7,10 +7,10 @@ import json
 import pytest
 
 from games.play import replay_states
-from games.registry import get_engine
+from games.registry import engine_slugs, get_engine
 
 pytestmark = pytest.mark.django_db
-GAMES = ["secret_santa"]
+GAMES = engine_slugs()
 
 
 @pytest.fixture
