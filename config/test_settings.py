@@ -9,7 +9,7 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
 
-from config.settings import *  # noqa: E402, F403
+from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {

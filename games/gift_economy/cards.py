@@ -1,0 +1,116 @@
+"""Gift Economy cards: ids, resources, points and the Special Event effects.
+
+Kept apart from the engine so tests, docs and the greedy bot share one table.
+Interpretation numbers (``I4``...) refer to ``docs/rules/gift_economy.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from itertools import combinations
+
+RESOURCES: tuple[str, ...] = ("food", "tools", "medicine", "luxuries")
+SUIT_OF: dict[str, str] = {
+    "food": "clubs",
+    "tools": "spades",
+    "medicine": "hearts",
+    "luxuries": "diamonds",
+}
+SPECIAL_SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+SPECIAL_RANKS: tuple[str, ...] = ("jack", "queen", "king")
+
+GOAL = 12  # exact points wanted in each resource
+HAND_SIZE = 6
+DRAWS_PER_TURN = 2
+DEALS_PER_TURN = 2  # a first deal, and "one additional deal" if it fails
+
+#: Every card in canonical order: resources by suit then points, then specials.
+CARDS: tuple[str, ...] = (
+    *(f"ge-{res}-{pts}" for res in RESOURCES for pts in range(1, 11)),
+    *(f"ge-{rank}-{suit}" for rank in SPECIAL_RANKS for suit in SPECIAL_SUITS),
+)
+CARD_SET = frozenset(CARDS)
+ORDER: dict[str, int] = {card: i for i, card in enumerate(CARDS)}
+#: Resource index 0-3 of a resource card, -1 for a Special Event card.
+RES: dict[str, int] = dict.fromkeys(CARDS, -1)
+#: Resource points (0 for a Special Event card).
+PTS: dict[str, int] = dict.fromkeys(CARDS, 0)
+for _r, _res in enumerate(RESOURCES):
+    for _p in range(1, 11):
+        RES[f"ge-{_res}-{_p}"] = _r
+        PTS[f"ge-{_res}-{_p}"] = _p
+
+LEFT, RIGHT = 1, -1  # I6: "left" is the next seat in turn order
+PASS, DISCARD_CHOICE, RANDOM_DISCARD, DRAW = "pass", "discard", "random_discard", "draw"
+
+#: card -> (effect, direction, count)
+SPECIALS: dict[str, tuple[str, int, int]] = {
+    "ge-jack-clubs": (PASS, LEFT, 3),
+    "ge-jack-diamonds": (PASS, RIGHT, 3),
+    "ge-jack-hearts": (PASS, RIGHT, 2),
+    "ge-jack-spades": (PASS, LEFT, 2),
+    "ge-queen-clubs": (DISCARD_CHOICE, 0, 1),
+    "ge-queen-diamonds": (DISCARD_CHOICE, 0, 1),
+    "ge-queen-hearts": (DISCARD_CHOICE, 0, 1),
+    "ge-queen-spades": (RANDOM_DISCARD, 0, 1),
+    "ge-king-clubs": (DRAW, 0, 1),
+    "ge-king-diamonds": (DRAW, 0, 1),
+    "ge-king-hearts": (DRAW, 0, 1),
+    "ge-king-spades": (DRAW, 0, 1),
+}
+
+
+def sort_cards(cards: Iterable[str]) -> list[str]:
+    """Canonical order, so an event or a view never depends on draw order."""
+    return sorted(cards, key=ORDER.__getitem__)
+
+
+def totals(hand: Iterable[str]) -> list[int]:
+    """Points held per resource."""
+    out = [0, 0, 0, 0]
+    for card in hand:
+        r = RES[card]
+        if r >= 0:
+            out[r] += PTS[card]
+    return out
+
+
+def closeness(points: Iterable[int]) -> int:
+    """The score: 12 per resource minus the distance to 12 (48 = the goal, I9)."""
+    return sum(GOAL - abs(GOAL - p) for p in points)
+
+
+def counter_range(offered: int) -> tuple[int, int]:
+    """Lowest and highest legal counter: more than offered, at most half again (down)."""
+    return offered + 1, offered + offered // 2
+
+
+@cache
+def subsets(res: int, points: tuple[int, ...]) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """Every non-empty set of one resource's cards, as (canonical ids, point sum).
+
+    Points are unique within a resource, so the point tuple is a complete key;
+    a hand's offers and counters are then a cheap filter over this cached list.
+    """
+    name = RESOURCES[res]
+    ordered = sorted(points)
+    out = []
+    for k in range(1, len(ordered) + 1):
+        for combo in combinations(ordered, k):
+            out.append((tuple(f"ge-{name}-{p}" for p in combo), sum(combo)))
+    return tuple(out)
+
+
+def resource_sets(hand: Iterable[str]) -> list[tuple[tuple[str, ...], int]]:
+    """All one-resource card sets in a hand, for offers and counters."""
+    by_res: list[list[int]] = [[], [], [], []]
+    for card in hand:
+        r = RES[card]
+        if r >= 0:
+            by_res[r].append(PTS[card])
+    out: list[tuple[tuple[str, ...], int]] = []
+    for r, pts in enumerate(by_res):
+        if pts:
+            out.extend(subsets(r, tuple(sorted(pts))))
+    return out

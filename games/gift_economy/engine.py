@@ -1,0 +1,648 @@
+"""Gift Economy: trade toward exactly 12 points of each of four resources.
+
+Rules, card ids and every interpretation are in ``docs/rules/gift_economy.md``;
+the numbers in comments (``I3``...) refer to that list.
+
+The state is a slotted object whose collections are tuples/frozensets, so
+``_apply`` copies it shallowly and rebuilds only the tuples that change.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import (
+    CHANCE,
+    MALFORMED_EVENT,
+    Actor,
+    BaseEngine,
+    Event,
+    IllegalEvent,
+    InvalidSetup,
+    Result,
+    check_options,
+    check_player_count,
+    field_int,
+    field_str,
+    require,
+)
+from games.gift_economy import greedy
+from games.gift_economy.cards import (
+    CARD_SET,
+    CARDS,
+    DEALS_PER_TURN,
+    DRAW,
+    DRAWS_PER_TURN,
+    GOAL,
+    HAND_SIZE,
+    ORDER,
+    PASS,
+    PTS,
+    RANDOM_DISCARD,
+    RES,
+    RESOURCES,
+    SPECIALS,
+    closeness,
+    counter_range,
+    resource_sets,
+    sort_cards,
+    totals,
+)
+
+# -- reason codes ----------------------------------------------------------------
+
+BAD_DECK = "bad_deck"
+WRONG_PHASE = "wrong_phase"
+CARD_NOT_IN_HAND = "card_not_in_hand"
+DUPLICATE_CARD = "duplicate_card"
+CARDS_NOT_IN_ORDER = "cards_not_in_order"
+NOT_A_RESOURCE = "not_a_resource"
+MIXED_RESOURCES = "mixed_resources"
+OFFER_TOO_SMALL = "offer_too_small"
+COUNTER_TOO_SMALL = "counter_too_small"
+POTLATCH = "potlatch"
+NO_SUCH_COUNTER = "no_such_counter"
+NOT_A_SPECIAL = "not_a_special"
+TARGET_HAS_NO_CARDS = "target_has_no_cards"
+
+# Phases
+SHUFFLE, TRADE, COUNTER, ACCEPT, SPECIAL = "shuffle", "trade", "counter", "accept", "special"
+CHOOSE, RANDOM, OVER = "choose", "random_discard", "over"
+
+#: Which phase each seat event belongs to (anything else: wrong_phase).
+PHASE_OF: dict[str, str] = {
+    "offer": TRADE,
+    "skip_trade": TRADE,
+    "counter": COUNTER,
+    "decline": COUNTER,
+    "accept": ACCEPT,
+    "reject": ACCEPT,
+    "play_special": SPECIAL,
+    "end_turn": SPECIAL,
+    "pass_card": CHOOSE,
+    "discard": CHOOSE,
+    "shuffle": SHUFFLE,
+    "random_discard": RANDOM,
+}
+FIELDS: dict[str, frozenset[str]] = {
+    "shuffle": frozenset({"deck"}),
+    "offer": frozenset({"cards"}),
+    "counter": frozenset({"cards"}),
+    "accept": frozenset({"seat"}),
+    "play_special": frozenset({"card", "target"}),
+    "pass_card": frozenset({"card"}),
+    "discard": frozenset({"card"}),
+    "random_discard": frozenset({"card"}),
+}
+NO_FIELDS: frozenset[str] = frozenset()
+
+
+class State:
+    """One position. Never mutated after ``_apply`` returns it."""
+
+    __slots__ = (
+        "active",
+        "choose_kind",
+        "counters",
+        "deals_left",
+        "deck",
+        "direction",
+        "discard",
+        "end_reason",
+        "hands",
+        "held",
+        "last_deal",
+        "n",
+        "need",
+        "offer",
+        "pending",
+        "phase",
+        "played",
+        "public",
+        "responder",
+        "start",
+        "target",
+        "top",
+        "turn",
+    )
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+
+def _without(hand: tuple[str, ...], cards: tuple[str, ...] | frozenset[str]) -> tuple[str, ...]:
+    return tuple(c for c in hand if c not in cards)
+
+
+def _set(tup: tuple, index: int, value: Any) -> tuple:
+    return (*tup[:index], value, *tup[index + 1 :])
+
+
+class GiftEconomyEngine(BaseEngine):
+    slug = "gift_economy"
+    name = "Gift Economy"
+    min_players = 2  # I1
+    max_players = 6
+    event_types = frozenset(PHASE_OF)
+    chance_event_types = frozenset({"shuffle", "random_discard"})
+
+    # -- setup -------------------------------------------------------------------
+    def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> State:
+        check_player_count(self, num_players)
+        opts = check_options(self, options, {"start_player": 0})
+        start = opts["start_player"]
+        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < num_players:
+            raise InvalidSetup(
+                "bad_option", f'"start_player" must be a seat number 0-{num_players - 1}.'
+            )
+        st = State()
+        st.n, st.start, st.phase = num_players, start, SHUFFLE
+        st.deck, st.top = CARDS, 0  # still boxed, in canonical order
+        st.hands = ((),) * num_players
+        st.discard = ()
+        st.active, st.turn, st.deals_left = start, 0, 0
+        st.offer, st.responder, st.counters, st.last_deal, st.played = None, None, (), None, None
+        st.choose_kind, st.direction, st.need = None, 0, (0,) * num_players
+        st.pending = ((),) * num_players
+        st.target = None
+        st.public = frozenset()
+        st.held = (frozenset(),) * num_players
+        st.end_reason = None
+        return st
+
+    # -- protocol basics ---------------------------------------------------------
+    def num_players(self, state: State) -> int:
+        return state.n
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def to_move(self, state: State) -> list[Actor]:
+        phase = state.phase
+        if phase in (TRADE, ACCEPT, SPECIAL):
+            return [state.active]
+        if phase == COUNTER:
+            return [state.responder]
+        if phase == CHOOSE:
+            return [s for s in range(state.n) if state.need[s]]
+        if phase in (SHUFFLE, RANDOM):
+            return [CHANCE]
+        return []
+
+    def card_multiset(self, state: State) -> Counter[str]:
+        cards = Counter(state.deck[state.top :])
+        for hand in state.hands:
+            cards.update(hand)
+        for pend in state.pending:
+            cards.update(pend)
+        cards.update(state.discard)
+        return cards
+
+    def scores(self, state: State) -> list[int]:
+        return [closeness(totals(hand)) for hand in state.hands]
+
+    def result(self, state: State) -> Result:
+        """Closeness to 12/12/12/12 (48 = the goal), ties to the most cards (I9, I10)."""
+        scores = self.scores(state)
+        counts = [len(h) for h in state.hands]
+        return Result.from_scores(
+            scores,
+            order=[(s, c) for s, c in zip(scores, counts, strict=True)],
+            details={
+                "end_reason": state.end_reason,
+                "points": [totals(h) for h in state.hands],
+                "cards": counts,
+            },
+        )
+
+    # -- applying ------------------------------------------------------------------
+    def _apply(self, state: State, event: Event, actor: Actor) -> State:
+        kind = event["do"]
+        extra = set(event) - {"by", "do"} - FIELDS.get(kind, NO_FIELDS)
+        require(not extra, MALFORMED_EVENT, f"A {kind!r} event has no field {sorted(extra)}.")
+        require(
+            state.phase == PHASE_OF[kind],
+            WRONG_PHASE,
+            f"A {kind!r} event does not fit now: the game is in the {state.phase!r} phase.",
+        )
+        st = state.copy()
+        getattr(self, "_do_" + kind)(st, event, actor)
+        return st
+
+    def _do_shuffle(self, st: State, event: Event, actor: Actor) -> None:
+        deck = event.get("deck")
+        require(
+            isinstance(deck, list) and all(isinstance(c, str) for c in deck),
+            MALFORMED_EVENT,
+            '"deck" must be a list of card ids.',
+        )
+        require(
+            len(deck) == len(CARDS) and set(deck) == CARD_SET,
+            BAD_DECK,
+            f"The deck must hold each of the {len(CARDS)} cards exactly once.",
+        )
+        n = st.n
+        dealt = n * HAND_SIZE
+        hands: list[list[str]] = [[] for _ in range(n)]
+        for i in range(dealt):  # I3: one card at a time, start player first
+            hands[(st.start + i) % n].append(deck[i])
+        st.deck, st.top = tuple(deck), dealt
+        st.hands = tuple(tuple(h) for h in hands)
+        st.held = tuple(frozenset(h) for h in hands)
+        self._start_turn(st, st.start)
+
+    def _do_offer(self, st: State, event: Event, actor: Actor) -> None:
+        cards, points = self._one_resource(st, event, actor)
+        require(
+            points >= 2,
+            OFFER_TOO_SMALL,
+            "A deal offers two or more points of one resource.",
+        )
+        st.offer = cards
+        st.deals_left -= 1
+        st.counters = ()
+        st.responder = (actor + 1) % st.n  # I5: counters go round from the left
+        st.public = st.public | set(cards)
+        st.phase = COUNTER
+
+    def _do_skip_trade(self, st: State, event: Event, actor: Actor) -> None:
+        st.phase = SPECIAL
+
+    def _do_counter(self, st: State, event: Event, actor: Actor) -> None:
+        cards, points = self._one_resource(st, event, actor)
+        offered = sum(PTS[c] for c in st.offer)
+        low, high = counter_range(offered)
+        require(
+            points >= low,
+            COUNTER_TOO_SMALL,
+            f"A counter must be worth more than the {offered} points offered.",
+        )
+        require(
+            points <= high,
+            POTLATCH,
+            f"Potlatching: a counter to {offered} points may be worth at most {high}.",
+        )
+        st.counters = (*st.counters, (actor, cards))
+        st.public = st.public | set(cards)
+        self._next_responder(st)
+
+    def _do_decline(self, st: State, event: Event, actor: Actor) -> None:
+        st.counters = (*st.counters, (actor, None))
+        self._next_responder(st)
+
+    def _do_accept(self, st: State, event: Event, actor: Actor) -> None:
+        seat = field_int(event, "seat", 0, st.n - 1)
+        found = [cards for s, cards in st.counters if s == seat and cards]
+        require(bool(found), NO_SUCH_COUNTER, f"Seat {seat} made no counter to accept.")
+        got = found[0]
+        hands = list(st.hands)
+        hands[actor] = _without(hands[actor], st.offer) + got
+        hands[seat] = _without(hands[seat], got) + st.offer
+        st.hands = tuple(hands)
+        held = list(st.held)
+        held[actor] = held[actor] | set(got)
+        held[seat] = held[seat] | set(st.offer)
+        st.held = tuple(held)
+        st.last_deal = {"offer": sort_cards(st.offer), "accepted": seat, "counter": sort_cards(got)}
+        st.offer, st.counters, st.responder = None, (), None
+        if not self._check_goal(st):
+            st.phase = SPECIAL  # I7: one completed deal ends the trading
+
+    def _do_reject(self, st: State, event: Event, actor: Actor) -> None:
+        self._deal_failed(st)
+
+    def _do_play_special(self, st: State, event: Event, actor: Actor) -> None:
+        card = field_str(event, "card")
+        hand = st.hands[actor]
+        require(card in hand, CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
+        require(card in SPECIALS, NOT_A_SPECIAL, f"{card!r} is not a Special Event card.")
+        effect, direction, count = SPECIALS[card]
+        hand = _without(hand, (card,))
+        target = None
+        if effect == RANDOM_DISCARD:
+            target = field_int(event, "target", 0, st.n - 1)
+            left = hand if target == actor else st.hands[target]
+            require(bool(left), TARGET_HAS_NO_CARDS, f"Seat {target} has no card to discard.")
+        else:
+            require(
+                "target" not in event,
+                MALFORMED_EVENT,
+                "Only the queen of spades names a target player.",
+            )
+        st.hands = _set(st.hands, actor, hand)
+        st.discard = (*st.discard, card)
+        st.played = card
+        if effect == DRAW:
+            if not self._draw(st, actor, 1):
+                self._after_change(st)
+        elif effect == RANDOM_DISCARD:
+            st.target = target
+            st.phase = RANDOM
+        else:
+            if effect == PASS:
+                need = tuple(min(count, len(h)) for h in st.hands)
+            else:  # DISCARD_CHOICE: everyone but the player
+                need = tuple(
+                    0 if s == actor else min(count, len(h)) for s, h in enumerate(st.hands)
+                )
+            st.choose_kind = "pass_card" if effect == PASS else "discard"
+            st.direction = direction
+            st.need = need
+            st.pending = ((),) * st.n
+            st.phase = CHOOSE
+            if not any(need):
+                self._resolve_choices(st)
+
+    def _do_end_turn(self, st: State, event: Event, actor: Actor) -> None:
+        self._start_turn(st, (st.active + 1) % st.n)
+
+    def _do_pass_card(self, st: State, event: Event, actor: Actor) -> None:
+        self._choose(st, event, actor)
+
+    def _do_discard(self, st: State, event: Event, actor: Actor) -> None:
+        self._choose(st, event, actor)
+
+    def _do_random_discard(self, st: State, event: Event, actor: Actor) -> None:
+        card = field_str(event, "card")
+        target = st.target
+        require(
+            card in st.hands[target],
+            CARD_NOT_IN_HAND,
+            f"{card!r} is not in seat {target}'s hand.",
+        )
+        st.hands = _set(st.hands, target, _without(st.hands[target], (card,)))
+        st.discard = (*st.discard, card)
+        st.target = None
+        self._after_change(st)
+
+    # -- helpers -----------------------------------------------------------------
+    def _one_resource(self, st: State, event: Event, actor: int) -> tuple[tuple[str, ...], int]:
+        """Read "cards": held, distinct, canonical order, one resource; returns points."""
+        cards = event.get("cards")
+        require(
+            isinstance(cards, list) and bool(cards) and all(isinstance(c, str) for c in cards),
+            MALFORMED_EVENT,
+            '"cards" must be a non-empty list of card ids.',
+        )
+        hand = st.hands[actor]
+        for card in cards:
+            require(card in hand, CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
+        require(len(set(cards)) == len(cards), DUPLICATE_CARD, "A card is listed twice.")
+        require(
+            all(ORDER[a] < ORDER[b] for a, b in itertools.pairwise(cards)),
+            CARDS_NOT_IN_ORDER,
+            "List the cards from the lowest number to the highest.",
+        )
+        for card in cards:
+            require(RES[card] >= 0, NOT_A_RESOURCE, f"{card!r} is not a resource card.")
+        require(
+            len({RES[c] for c in cards}) == 1,
+            MIXED_RESOURCES,
+            "A deal or a counter uses cards of ONE resource only.",
+        )
+        return tuple(cards), sum(PTS[c] for c in cards)
+
+    def _choose(self, st: State, event: Event, actor: int) -> None:
+        card = field_str(event, "card")
+        require(
+            event["do"] == st.choose_kind,
+            WRONG_PHASE,
+            f"This Special Event asks for {st.choose_kind!r} events.",
+        )
+        require(card in st.hands[actor], CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
+        st.hands = _set(st.hands, actor, _without(st.hands[actor], (card,)))
+        st.pending = _set(st.pending, actor, (*st.pending[actor], card))
+        st.need = _set(st.need, actor, st.need[actor] - 1)
+        if not any(st.need):
+            self._resolve_choices(st)
+
+    def _resolve_choices(self, st: State) -> None:
+        """Everyone has chosen: the set-aside cards move all at once (I8)."""
+        n = st.n
+        if st.choose_kind == "pass_card":
+            hands = list(st.hands)
+            held = list(st.held)
+            for s in range(n):
+                to = (s + st.direction) % n
+                hands[to] = hands[to] + st.pending[s]
+                held[to] = held[to] | set(st.pending[s])
+            st.hands, st.held = tuple(hands), tuple(held)
+        else:
+            st.discard = st.discard + tuple(c for p in st.pending for c in p)
+        st.pending = ((),) * n
+        st.choose_kind = None
+        st.direction = 0
+        self._after_change(st)
+
+    def _after_change(self, st: State) -> None:
+        """A Special Event is done: the game may be won, else the turn passes."""
+        if not self._check_goal(st):
+            self._start_turn(st, (st.active + 1) % st.n)
+
+    def _next_responder(self, st: State) -> None:
+        nxt = (st.responder + 1) % st.n
+        if nxt != st.active:
+            st.responder = nxt
+        elif any(cards for _, cards in st.counters):
+            st.responder = None
+            st.phase = ACCEPT
+        else:
+            self._deal_failed(st)
+
+    def _deal_failed(self, st: State) -> None:
+        st.last_deal = {"offer": sort_cards(st.offer), "accepted": None, "counter": None}
+        st.offer, st.counters, st.responder = None, (), None
+        st.phase = TRADE if st.deals_left > 0 else SPECIAL
+
+    def _draw(self, st: State, seat: int, count: int) -> bool:
+        """Draw ``count`` cards; True if the game ended on an empty deck (I2)."""
+        hand = st.hands[seat]
+        drawn = []
+        ended = False
+        for _ in range(count):
+            if st.top >= len(st.deck):
+                ended = True
+                break
+            drawn.append(st.deck[st.top])
+            st.top += 1
+        if drawn:
+            st.hands = _set(st.hands, seat, hand + tuple(drawn))
+            st.held = _set(st.held, seat, st.held[seat] | set(drawn))
+        if ended:
+            self._finish(st, "deck_exhausted")
+        return ended
+
+    def _check_goal(self, st: State) -> bool:
+        for hand in st.hands:
+            if len(hand) >= 8 and totals(hand) == [GOAL] * 4:
+                self._finish(st, "goal")
+                return True
+        return False
+
+    def _finish(self, st: State, reason: str) -> None:
+        st.phase = OVER
+        st.end_reason = reason
+        st.offer, st.counters, st.responder, st.target = None, (), None, None
+
+    def _start_turn(self, st: State, seat: int) -> None:
+        st.active = seat
+        st.turn += 1
+        st.deals_left = DEALS_PER_TURN
+        st.offer, st.counters, st.responder, st.played = None, (), None, None
+        st.need = (0,) * st.n
+        if self._draw(st, seat, DRAWS_PER_TURN):
+            return
+        if not self._check_goal(st):
+            st.phase = TRADE
+
+    # -- legal events --------------------------------------------------------------
+    def legal_events(self, state: State, seat: int) -> list[Event]:
+        if seat not in self.to_move(state):
+            return []
+        phase = state.phase
+        hand = state.hands[seat]
+        if phase == TRADE:
+            out: list[Event] = [
+                {"by": seat, "do": "offer", "cards": list(cards)}
+                for cards, pts in resource_sets(hand)
+                if pts >= 2
+            ]
+            out.append({"by": seat, "do": "skip_trade"})
+            return out
+        if phase == COUNTER:
+            low, high = counter_range(sum(PTS[c] for c in state.offer))
+            out = [
+                {"by": seat, "do": "counter", "cards": list(cards)}
+                for cards, pts in resource_sets(hand)
+                if low <= pts <= high
+            ]
+            out.append({"by": seat, "do": "decline"})
+            return out
+        if phase == ACCEPT:
+            out = [{"by": seat, "do": "accept", "seat": s} for s, c in state.counters if c]
+            out.append({"by": seat, "do": "reject"})
+            return out
+        if phase == SPECIAL:
+            out = []
+            for card in sort_cards(c for c in hand if c in SPECIALS):
+                if SPECIALS[card][0] != RANDOM_DISCARD:
+                    out.append({"by": seat, "do": "play_special", "card": card})
+                    continue
+                for t in range(state.n):
+                    if len(state.hands[t]) > (1 if t == seat else 0):
+                        out.append({"by": seat, "do": "play_special", "card": card, "target": t})
+            out.append({"by": seat, "do": "end_turn"})
+            return out
+        if phase == CHOOSE:
+            kind = state.choose_kind
+            return [{"by": seat, "do": kind, "card": c} for c in sort_cards(hand)]
+        return []
+
+    def sample_chance(self, state: State, rng: random.Random) -> Event:
+        if state.phase == SHUFFLE:
+            deck = list(CARDS)
+            rng.shuffle(deck)
+            return {"by": CHANCE, "do": "shuffle", "deck": deck}
+        if state.phase == RANDOM:
+            card = rng.choice(sort_cards(state.hands[state.target]))
+            return {"by": CHANCE, "do": "random_discard", "card": card}
+        raise IllegalEvent(WRONG_PHASE, "Nothing is left to chance now.")
+
+    def greedy_event(self, state: State, seat: int, rng: random.Random) -> Event:
+        return greedy.choose(self, state, seat, rng)
+
+    # -- views ---------------------------------------------------------------------
+    def secrets(self, state: State, seat: int) -> set[str]:
+        """Deck cards, and cards in other hands this seat never held nor saw laid out."""
+        if state.phase == OVER:
+            return set(state.deck[state.top :])  # I11: hands are shown to score
+        out = set(state.deck[state.top :])
+        if state.phase == SHUFFLE:
+            return out
+        known = state.held[seat] | state.public
+        for s in range(state.n):
+            if s != seat:
+                out.update(c for c in state.hands[s] if c not in known)
+                out.update(c for c in state.pending[s] if c not in known)
+        return out
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        over = state.phase == OVER
+        everything = seat is None or over
+        players = []
+        for s in range(state.n):
+            mine = everything or s == seat
+            hand = state.hands[s]
+            entry: dict[str, Any] = {"seat": s, "cards": len(hand)}
+            if mine:
+                entry["hand"] = sort_cards(hand)
+                entry["points"] = dict(zip(RESOURCES, totals(hand), strict=True))
+                entry["score"] = closeness(totals(hand))
+            if state.phase == CHOOSE:
+                entry["still_to_choose"] = state.need[s]
+                entry["set_aside"] = sort_cards(state.pending[s]) if mine else len(state.pending[s])
+            players.append(entry)
+        data: dict[str, Any] = {
+            "game": self.slug,
+            "phase": state.phase,
+            "turn": state.turn,
+            "active": state.active,
+            "start_player": state.start,
+            "to_move": self.to_move(state),
+            "deck_count": len(state.deck) - state.top,
+            "discard": list(state.discard),
+            "deals_left": state.deals_left,
+            "players": players,
+            "last_deal": state.last_deal,
+        }
+        if seat is None:
+            data["deck"] = list(state.deck[state.top :])
+        if state.offer is not None:
+            pts = sum(PTS[c] for c in state.offer)
+            low, high = counter_range(pts)
+            data["offer"] = {
+                "seat": state.active,
+                "cards": list(state.offer),
+                "resource": RESOURCES[RES[state.offer[0]]],
+                "points": pts,
+                "counter_min": low,
+                "counter_max": high,
+            }
+            data["counters"] = [
+                {"seat": s, "declined": True}
+                if cards is None
+                else {"seat": s, "cards": list(cards), "points": sum(PTS[c] for c in cards)}
+                for s, cards in state.counters
+            ]
+            data["responder"] = state.responder
+        if state.played is not None:
+            data["special_played"] = state.played
+        if state.phase == CHOOSE:
+            data["choose"] = {"kind": state.choose_kind, "direction": state.direction}
+        if state.phase == RANDOM:
+            data["target"] = state.target
+        if over:
+            data["end_reason"] = state.end_reason
+            data["result"] = self.result(state).to_json()
+        return data
+
+    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
+        """The shuffle and set-aside choices are hidden; everything else is open (I4)."""
+        if seat is None:
+            return dict(event)
+        kind = event.get("do")
+        if kind == "shuffle":
+            return {"by": CHANCE, "do": "shuffle", "hidden": True}
+        if kind in ("pass_card", "discard") and event.get("by") != seat:
+            return {"by": event.get("by"), "do": kind, "hidden": True}
+        return dict(event)
+
+
+ENGINE = GiftEconomyEngine()

@@ -1,0 +1,587 @@
+"""Gift Swap rules engine (rulebook: seeds/000_50141e51f899c7e7.txt).
+
+A turn is a small queue of tasks so that every decision is its own event:
+the active player's ``swap`` opens a ``choose`` task (both seats pick Keep or
+Open in secret, any order), which resolves into ``place`` tasks (where a
+received card goes is public) and then ``effect`` tasks (active player
+first). Effects can push new tasks to the front (a Regift asks Keep/Open
+again). The turn ends when the queue empties. See docs/rules/gift_swap.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from games.base import (
+    CHANCE,
+    MALFORMED_EVENT,
+    Actor,
+    BaseEngine,
+    Event,
+    IllegalEvent,
+    InvalidSetup,
+    Result,
+    check_options,
+    check_player_count,
+    field_int,
+    field_str,
+    require,
+)
+from games.gift_swap.cards import (
+    ALL_IDS,
+    BLUE,
+    CARDS,
+    GREEN,
+    RED,
+    REGIFT,
+    REWRAP,
+    TRADE,
+    arrangements,
+    is_ascending,
+    score_cards,
+    valid_positions,
+)
+
+ASIDE = "aside"
+KEEP, OPEN = "keep", "open"
+EFFECT_EVENTS = ("decline", REGIFT, REWRAP, TRADE)
+
+# Reason codes of this game.
+BAD_DEAL = "bad_deal"
+WRONG_STEP = "wrong_step"
+NOT_YOUR_CARDS = "not_your_cards"
+NOT_ASCENDING = "not_ascending"
+CARD_FACE_UP = "card_face_up"
+CARD_FACE_DOWN = "card_face_down"
+NOT_AN_OPPONENT = "not_an_opponent"
+OWN_ROW = "own_row"
+WRONG_EFFECT = "wrong_effect"
+
+FIELDS: dict[str, frozenset[str]] = {
+    "deal": frozenset({"order"}),
+    "arrange": frozenset({"order"}),
+    "swap": frozenset({"card", "with_seat", "with_card"}),
+    "choose": frozenset({"choice"}),
+    "place": frozenset({"pos"}),
+    "decline": frozenset(),
+    REGIFT: frozenset({"row", "card"}),
+    REWRAP: frozenset({"row", "card"}),
+    TRADE: frozenset({"row", "card"}),
+    "flip": frozenset({"card"}),
+}
+
+# Tasks: ("choose", ((seat, card), ...), ((seat, choice), ...), ((seat, card), ...))
+#        ("place", seat, card)      ("effect", seat, card)
+Task = tuple[Any, ...]
+
+
+class State(NamedTuple):
+    """Immutable; a NamedTuple because ``_replace`` is the hot path of self-play."""
+
+    n: int
+    start: int
+    phase: str  # deal, arrange, turn, special, over
+    deck: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    aside: tuple[str, ...]
+    up: frozenset[str]
+    known: tuple[frozenset[str], ...]  # per seat: card ids it has seen
+    arranged: tuple[bool, ...]
+    turn: int  # normal turns completed
+    active: int
+    special: tuple[int, ...]  # seats still to flip under the special condition
+    flipped_any: bool
+    queue: tuple[Task, ...]
+    last_choices: tuple[tuple[int, str], ...]
+    final: tuple[int, ...] | None
+
+
+def _check_fields(event: Mapping[str, Any]) -> None:
+    extra = set(event) - {"by", "do"} - FIELDS[event["do"]]
+    if extra:
+        raise IllegalEvent(MALFORMED_EVENT, f"Unexpected field(s): {', '.join(sorted(extra))}.")
+
+
+def _set(items: tuple, index: int, value: Any) -> tuple:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _everyone_knows(state: State, card: str) -> tuple[frozenset[str], ...]:
+    return tuple(k | {card} for k in state.known)
+
+
+class GiftSwapEngine(BaseEngine):
+    slug = "gift_swap"
+    name = "Gift Swap"
+    min_players = 3
+    max_players = 4
+    event_types = frozenset(FIELDS)
+    chance_event_types = frozenset({"deal"})
+
+    # -- setup ----------------------------------------------------------------
+    def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> State:
+        check_player_count(self, num_players)
+        opts = check_options(self, options, {"start_player": 0})
+        start = opts["start_player"]
+        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < num_players:
+            raise InvalidSetup(
+                "bad_option", f"start_player must be a seat number 0-{num_players - 1}."
+            )
+        return State(
+            n=num_players,
+            start=start,
+            phase="deal",
+            deck=ALL_IDS,
+            rows=((),) * num_players,
+            aside=(),
+            up=frozenset(),
+            known=(frozenset(),) * num_players,
+            arranged=(False,) * num_players,
+            turn=0,
+            active=start,
+            special=(),
+            flipped_any=False,
+            queue=(),
+            last_choices=(),
+            final=None,
+        )
+
+    @staticmethod
+    def hand_size(n: int) -> int:
+        return 5 if n == 3 else 4
+
+    # -- whose move -----------------------------------------------------------
+    def to_move(self, state: State) -> list[Actor]:
+        if state.phase == "over":
+            return []
+        if state.phase == "deal":
+            return [CHANCE]
+        if state.phase == "arrange":
+            return [s for s in range(state.n) if not state.arranged[s]]
+        if state.queue:
+            task = state.queue[0]
+            if task[0] == "choose":
+                done = {seat for seat, _ in task[2]}
+                return [seat for seat, _ in task[1] if seat not in done]
+            return [task[1]]
+        return [state.active]
+
+    def step(self, state: State) -> str:
+        """The kind of decision expected now (for views and dispatch)."""
+        if state.phase in ("deal", "arrange", "over"):
+            return state.phase
+        if state.queue:
+            return state.queue[0][0]
+        return "swap" if state.phase == "turn" else "flip"
+
+    # -- legal events ---------------------------------------------------------
+    def legal_events(self, state: State, seat: int) -> list[Event]:
+        if seat not in self.to_move(state):
+            return []
+        step = self.step(state)
+        row = state.rows[seat]
+        if step == "arrange":
+            orders = arrangements(frozenset(row))
+            return [{"by": seat, "do": "arrange", "order": list(p)} for p in orders]
+        if step == "choose":
+            return [{"by": seat, "do": "choose", "choice": c} for c in (KEEP, OPEN)]
+        if step == "place":
+            card = state.queue[0][2]
+            rest = tuple(c for c in row if c != card)
+            return [{"by": seat, "do": "place", "pos": p} for p in valid_positions(rest, card)]
+        if step == "swap":
+            return [
+                {"by": seat, "do": "swap", "card": i, "with_seat": t, "with_card": j}
+                for i, mine in enumerate(row)
+                if mine not in state.up
+                for t in range(state.n)
+                if t != seat
+                for j, theirs in enumerate(state.rows[t])
+                if theirs not in state.up
+            ]
+        if step == "flip":
+            return [
+                {"by": seat, "do": "flip", "card": i}
+                for i, c in enumerate(row)
+                if c not in state.up
+            ]
+        # effect
+        effect = CARDS[state.queue[0][2]].effect
+        events: list[Event] = [{"by": seat, "do": "decline"}]
+        for target, index, card in self._targets(state):
+            face_up = card in state.up
+            if effect == REWRAP and face_up:
+                events.append({"by": seat, "do": REWRAP, "row": target, "card": index})
+            elif target != seat and effect == (TRADE if face_up else REGIFT):
+                events.append({"by": seat, "do": effect, "row": target, "card": index})
+        return events
+
+    @staticmethod
+    def _targets(state: State) -> list[tuple[int | str, int, str]]:
+        out: list[tuple[int | str, int, str]] = []
+        for seat, row in enumerate(state.rows):
+            out.extend((seat, i, c) for i, c in enumerate(row))
+        out.extend((ASIDE, i, c) for i, c in enumerate(state.aside))
+        return out
+
+    # -- applying -------------------------------------------------------------
+    def _apply(self, state: State, event: Event, actor: Actor) -> State:
+        kind = event["do"]
+        _check_fields(event)
+        step = self.step(state)
+        if step == "effect":
+            require(
+                kind in EFFECT_EVENTS,
+                WRONG_STEP,
+                "Now the player decides whether to use the flipped card's effect.",
+            )
+        else:
+            require(kind == step, WRONG_STEP, f"Expected a {step!r} event now, not {kind!r}.")
+        if kind == "deal":
+            return self._deal(state, event)
+        assert isinstance(actor, int)
+        handler = {
+            "arrange": self._arrange,
+            "swap": self._swap,
+            "choose": self._choose,
+            "place": self._place,
+            "flip": self._flip,
+        }.get(kind, self._effect)
+        new = handler(state, event, actor)
+        if kind != "arrange" and new.phase in ("turn", "special") and not new.queue:
+            new = self._end_step(new)
+        return new
+
+    def _deal(self, state: State, event: Event) -> State:
+        order = event.get("order")
+        require(
+            isinstance(order, list)
+            and all(isinstance(c, str) for c in order)
+            and sorted(order) == sorted(ALL_IDS),
+            BAD_DEAL,
+            f"A deal lists each of the {len(ALL_IDS)} Gift Swap cards exactly once.",
+        )
+        n, h = state.n, self.hand_size(state.n)
+        rows = tuple(tuple(order[k] for k in range(n * h) if k % n == s) for s in range(n))
+        return state._replace(
+            phase="arrange",
+            deck=(),
+            rows=rows,
+            aside=tuple(order[n * h :]),
+            known=tuple(frozenset(r) for r in rows),
+        )
+
+    def _arrange(self, state: State, event: Event, seat: int) -> State:
+        order = event.get("order")
+        require(
+            isinstance(order, list) and all(isinstance(c, str) for c in order),
+            MALFORMED_EVENT,
+            '"order" must be a list of your card ids.',
+        )
+        require(
+            sorted(order) == sorted(state.rows[seat]),
+            NOT_YOUR_CARDS,
+            "The order must list each of your dealt cards exactly once.",
+        )
+        require(
+            is_ascending(order),
+            NOT_ASCENDING,
+            "Cards must be in ascending order from left to right (Party Props anywhere).",
+        )
+        arranged = _set(state.arranged, seat, True)
+        return state._replace(
+            rows=_set(state.rows, seat, tuple(order)),
+            arranged=arranged,
+            phase="turn" if all(arranged) else "arrange",
+        )
+
+    def _swap(self, state: State, event: Event, seat: int) -> State:
+        mine = state.rows[seat]
+        i = field_int(event, "card", 0, len(mine) - 1)
+        other = field_int(event, "with_seat", 0, state.n - 1)
+        require(other != seat, NOT_AN_OPPONENT, "Swap with an opponent's card, not your own.")
+        theirs = state.rows[other]
+        j = field_int(event, "with_card", 0, len(theirs) - 1)
+        give, take = mine[i], theirs[j]
+        require(give not in state.up, CARD_FACE_UP, "Choose one of your face-down cards.")
+        require(take not in state.up, CARD_FACE_UP, "Choose an opponent's face-down card.")
+        rows = _set(_set(state.rows, seat, _set(mine, i, take)), other, _set(theirs, j, give))
+        task = ("choose", ((seat, take), (other, give)), (), ())
+        return state._replace(rows=rows, queue=(task, *state.queue))
+
+    def _choose(self, state: State, event: Event, seat: int) -> State:
+        choice = field_str(event, "choice", (KEEP, OPEN))
+        _, received, picks, extra = state.queue[0]
+        picks = (*picks, (seat, choice))
+        if len(picks) < len(received):
+            return state._replace(queue=(("choose", received, picks, extra), *state.queue[1:]))
+        chosen = dict(picks)
+        up, known, flipped = state.up, list(state.known), state.flipped_any
+        places: list[Task] = [("place", s, c) for s, c in (*received, *extra)]
+        effects: list[Task] = []
+        for s, card in received:
+            if chosen[s] == OPEN:
+                up = up | {card}
+                known = [k | {card} for k in known]
+                flipped = True
+                if CARDS[card].effect:
+                    effects.append(("effect", s, card))
+            else:
+                known[s] = known[s] | {card}
+        return state._replace(
+            up=up,
+            known=tuple(known),
+            flipped_any=flipped,
+            queue=(*places, *effects, *state.queue[1:]),
+            last_choices=tuple((s, chosen[s]) for s, _ in received),
+        )
+
+    def _place(self, state: State, event: Event, seat: int) -> State:
+        card = state.queue[0][2]
+        rest = tuple(c for c in state.rows[seat] if c != card)
+        pos = field_int(event, "pos", 0, len(rest))
+        require(
+            pos in valid_positions(rest, card),
+            NOT_ASCENDING,
+            "That position breaks the ascending order of the row.",
+        )
+        row = (*rest[:pos], card, *rest[pos:])
+        return state._replace(rows=_set(state.rows, seat, row), queue=state.queue[1:])
+
+    def _flip(self, state: State, event: Event, seat: int) -> State:
+        row = state.rows[seat]
+        i = field_int(event, "card", 0, len(row) - 1)
+        card = row[i]
+        require(card not in state.up, CARD_FACE_UP, "Flip one of your face-down cards.")
+        queue = (("effect", seat, card),) if CARDS[card].effect else ()
+        return state._replace(
+            up=state.up | {card},
+            known=_everyone_knows(state, card),
+            flipped_any=True,
+            queue=queue + state.queue,
+        )
+
+    def _target(self, state: State, event: Event) -> tuple[int | str, int, str]:
+        row_field = event.get("row")
+        if row_field == ASIDE:
+            cards = state.aside
+        else:
+            field_int(event, "row", 0, state.n - 1)
+            cards = state.rows[row_field]
+        index = field_int(event, "card", 0, len(cards) - 1)
+        return row_field, index, cards[index]
+
+    def _put(self, state: State, row: int | str, index: int, card: str) -> State:
+        if row == ASIDE:
+            return state._replace(aside=_set(state.aside, index, card))
+        assert isinstance(row, int)
+        return state._replace(rows=_set(state.rows, row, _set(state.rows[row], index, card)))
+
+    def _effect(self, state: State, event: Event, seat: int) -> State:
+        kind = event["do"]
+        own = state.queue[0][2]
+        rest = state.queue[1:]
+        if kind == "decline":
+            return state._replace(queue=rest)
+        effect = CARDS[own].effect
+        require(
+            kind == effect, WRONG_EFFECT, f"This card's effect is {effect!r}, not {kind!r}."
+        )
+        row, index, target = self._target(state, event)
+        # Cards losing their face (rewrap) or leaving their row (trade) forfeit
+        # a pending effect: the rulebook's note on the non-active player's card.
+        kept = tuple(t for t in rest if not (t[0] == "effect" and t[2] == target))
+        if kind == REWRAP:
+            require(target in state.up, CARD_FACE_DOWN, "Choose a face-up card to turn face down.")
+            return state._replace(up=state.up - {target}, queue=kept)
+        require(row != seat, OWN_ROW, "Swap with a card outside your own row.")
+        at = state.rows[seat].index(own)
+        if kind == REGIFT:
+            require(target not in state.up, CARD_FACE_UP, "Choose a face-down card to swap with.")
+            moved = self._put(self._put(state, seat, at, target), row, index, own)
+            extra = ((row, own),) if row != ASIDE else ()
+            task = ("choose", ((seat, target),), (), extra)
+            return moved._replace(queue=(task, *rest))
+        require(target in state.up, CARD_FACE_DOWN, "Choose a face-up card to swap with.")
+        moved = self._put(self._put(state, seat, at, target), row, index, own)
+        places: tuple[Task, ...] = (("place", seat, target),)
+        if row != ASIDE:
+            places += (("place", row, own),)
+        return moved._replace(queue=places + kept)
+
+    def _end_step(self, state: State) -> State:
+        """End of a turn (or of one special-condition flip): game end, then who is next."""
+        if any(all(c in state.up for c in row) for row in state.rows):
+            every = frozenset(c for row in state.rows for c in row)
+            final = tuple(score_cards(row)[0] for row in state.rows)
+            return state._replace(
+                phase="over",
+                up=state.up | every,
+                known=tuple(k | every for k in state.known),
+                final=final,
+            )
+        n = state.n
+        if state.phase == "turn":
+            turn = state.turn + 1
+            if turn == 2 * n and not state.flipped_any:
+                order = tuple((state.start + k) % n for k in range(n))
+                return state._replace(turn=turn, phase="special", special=order, active=order[0])
+            return state._replace(turn=turn, active=(state.start + turn) % n)
+        left = state.special[1:]
+        if left:
+            return state._replace(special=left, active=left[0])
+        return state._replace(phase="turn", special=(), active=(state.start + state.turn) % n)
+
+    # -- chance, scores, result -----------------------------------------------
+    def sample_chance(self, state: State, rng: random.Random) -> Event:
+        order = list(ALL_IDS)
+        rng.shuffle(order)
+        return {"by": CHANCE, "do": "deal", "order": order}
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def num_players(self, state: State) -> int:
+        return state.n
+
+    def scores(self, state: State) -> list[int]:
+        """Final scores at the end; before that, the score of the face-up cards only."""
+        if state.final is not None:
+            return list(state.final)
+        return [score_cards([c for c in row if c in state.up])[0] for row in state.rows]
+
+    def result(self, state: State) -> Result:
+        details = {
+            "breakdown": [score_cards(row)[1] for row in state.rows] if state.final else []
+        }
+        return Result.from_scores(self.scores(state), details=details)
+
+    def card_multiset(self, state: State) -> Counter[str]:
+        counter = Counter(state.deck)
+        for row in state.rows:
+            counter.update(row)
+        counter.update(state.aside)
+        return counter
+
+    def secrets(self, state: State, seat: int) -> set[str]:
+        everywhere = [*state.deck, *state.aside, *(c for row in state.rows for c in row)]
+        return {c for c in everywhere if c not in state.up and c not in state.known[seat]}
+
+    # -- views ----------------------------------------------------------------
+    def _sees(self, state: State, seat: int | None, card: str) -> bool:
+        return seat is None or card in state.up or card in state.known[seat]
+
+    def _slot(self, state: State, seat: int | None, card: str) -> dict[str, Any]:
+        return {"card": card if self._sees(state, seat, card) else None, "up": card in state.up}
+
+    def _task_view(self, state: State, seat: int | None, task: Task) -> dict[str, Any]:
+        if task[0] == "choose":
+            data: dict[str, Any] = {
+                "task": "choose",
+                "seats": [s for s, _ in task[1]],
+                "chosen": [s for s, _ in task[2]],
+            }
+            picks = dict(task[2])
+            if seat is None:
+                data["choices"] = {str(s): c for s, c in task[2]}
+            elif seat in picks:
+                data["my_choice"] = picks[seat]
+            return data
+        card = task[2]
+        data = {"task": task[0], "seat": task[1]}
+        data["card"] = card if self._sees(state, seat, card) else None
+        if task[0] == "effect":
+            data["effect"] = CARDS[card].effect
+        return data
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": self.slug,
+            "phase": state.phase,
+            "step": self.step(state),
+            "players": state.n,
+            "start_player": state.start,
+            "round": state.turn // state.n + 1,
+            "turns_played": state.turn,
+            "active": state.active,
+            "to_move": list(self.to_move(state)),
+            "deck_count": len(state.deck),
+            "rows": [[self._slot(state, seat, c) for c in row] for row in state.rows],
+            "set_aside": [self._slot(state, seat, c) for c in state.aside],
+            "arranged": list(state.arranged),
+            "queue": [self._task_view(state, seat, t) for t in state.queue],
+            "last_choices": [{"seat": s, "choice": c} for s, c in state.last_choices],
+            "flipped_any": state.flipped_any,
+            "special_condition_left": list(state.special),
+            "scores": self.scores(state),
+        }
+        if seat is not None:
+            data["you"] = seat
+            mine = [c for c in state.rows[seat] if c in state.known[seat] or c in state.up]
+            data["my_known_score"] = score_cards(mine)[0]
+        if state.final is not None:
+            data["result"] = self.result(state).to_json()
+        return data
+
+    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
+        """Hide a deal from every seat (its hand is in the view), and a Keep/Open
+        choice or an initial arrangement from everyone but its maker."""
+        if seat is None:
+            return dict(event)
+        if event.get("by") == CHANCE:
+            return {"by": CHANCE, "do": event.get("do"), "hidden": True}
+        if event.get("do") in ("choose", "arrange") and event.get("by") != seat:
+            return {"by": event.get("by"), "do": event.get("do"), "hidden": True}
+        return dict(event)
+
+    # -- greedy bot -------------------------------------------------------------
+    @staticmethod
+    def _worth(card: str | None) -> float:
+        if card is None:
+            return 0.0
+        c = CARDS[card]
+        if c.color == RED:
+            return c.icons
+        if c.color == BLUE:
+            return -c.icons
+        return 2.5 if c.color == GREEN and not c.quirky else 1.5
+
+    def greedy_event(self, state: State, seat: int, rng: random.Random) -> Event:
+        """Give away the worst own card, take the best known one, always Open
+        (it ends the game sooner when ahead and fires effects), and use an
+        effect only when it trades up."""
+        legal = self.legal_events(state, seat)
+        step = self.step(state)
+        known = state.known[seat] | state.up
+
+        def seen(row: int | str, index: int) -> str | None:
+            cards = state.aside if row == ASIDE else state.rows[row]  # type: ignore[index]
+            return cards[index] if cards[index] in known else None
+
+        if step == "swap":
+
+            def gain(e: Event) -> float:
+                give = state.rows[seat][e["card"]]
+                take = seen(e["with_seat"], e["with_card"])
+                return self._worth(take) - self._worth(give) + rng.random() * 0.1
+
+            return max(legal, key=gain)
+        if step == "choose":
+            return {"by": seat, "do": "choose", "choice": OPEN}
+        if step == "effect":
+            own = self._worth(state.queue[0][2])
+            best, best_gain = legal[0], 0.0
+            for e in legal[1:]:
+                if e["do"] == REWRAP:
+                    continue
+                g = self._worth(seen(e["row"], e["card"])) - own
+                if g > best_gain:
+                    best, best_gain = e, g
+            return best
+        return rng.choice(legal)
+
+
+ENGINE = GiftSwapEngine()
