@@ -1,0 +1,75 @@
+"""A simple Gift Gift Gone strategy for the "greedy" bot.
+
+It claims and adds whenever it may (points only count on the table), takes the
+swap that gains it the most points, keeps pairs and cards of its own gifts,
+and never helps a trade along unless the card is useless to both sides.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from games.base import Event
+from games.gift_gift_gone.cards import GIFT_OF, VALUE
+
+if TYPE_CHECKING:
+    from games.gift_gift_gone.engine import GGGState, GiftGiftGoneEngine
+
+
+def _worth(s: GGGState, seat: int, counts: Counter[str], gift: str) -> float:
+    """How much the seat wants to keep a card of ``gift`` (higher = keep)."""
+    owner = s.owner.get(gift)
+    if owner == seat:
+        return 100 + VALUE[gift]
+    if owner is not None:
+        return 0.5 * VALUE[gift] / 5
+    return counts[gift] * 10 + VALUE[gift]
+
+
+def _swap_gain(s: GGGState, seat: int, event: Event, counts: Counter[str]) -> int:
+    gift, give = event["gift"], event["give"]
+    gained = VALUE[gift] * (len(s.table[gift]) + counts[gift])
+    return gained - VALUE[give] * len(s.table[give])
+
+
+def choose(engine: GiftGiftGoneEngine, s: GGGState, seat: int, rng: random.Random) -> Event:
+    legal = engine.legal_events(s, seat)
+    if len(legal) == 1:
+        return legal[0]
+    by_kind: dict[str, list[Event]] = {}
+    for event in legal:
+        by_kind.setdefault(event["do"], []).append(event)
+    hand = s.hands[seat]
+    counts = Counter(GIFT_OF[c] for c in hand)
+    if "answer" in by_kind:
+        owner = s.owner.get(s.ask_gift)
+        useless = owner is not None and owner not in (seat, s.turn)
+        return {"by": seat, "do": "answer", "yes": bool(useless and counts[s.ask_gift])}
+    if "pick" in by_kind:
+        return rng.choice(by_kind["pick"])
+    if "claim" in by_kind:
+        return max(by_kind["claim"], key=lambda e: VALUE[e["gift"]] * counts[e["gift"]])
+    swaps = [(e, _swap_gain(s, seat, e, counts)) for e in by_kind.get("swap", [])]
+    swaps = [pair for pair in swaps if pair[1] > 0]
+    if swaps:
+        return max(swaps, key=lambda pair: pair[1])[0]
+    draws = {e["from"]: e for e in by_kind.get("draw", [])}
+    if draws:
+        if "discard" in draws:
+            top = GIFT_OF[s.discard[-1]]
+            if _worth(s, seat, counts, top) >= 20 or "deck" not in draws:
+                return draws["discard"]
+        if "deck" in draws:
+            if "ask" in by_kind and rng.random() < 0.1:
+                pairs = [e for e in by_kind["ask"] if counts[e["gift"]] == 2]
+                if pairs:
+                    return rng.choice(pairs)
+            return draws["deck"]
+    if "discard" in by_kind:
+        return min(
+            by_kind["discard"],
+            key=lambda e: (_worth(s, seat, counts, GIFT_OF[e["card"]]), e["card"]),
+        )
+    return rng.choice(legal)
