@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -30,6 +31,11 @@ def error_body(code: str, message: str, detail: dict[str, Any] | None = None) ->
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            error_body("too_large", "The request body is larger than this server accepts."),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     if isinstance(exc, Http404):
         return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, exceptions.APIException):

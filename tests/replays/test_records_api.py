@@ -191,3 +191,11 @@ def test_giftlog_json_schema_is_published(api):
     schema = api.get("/api/schema/giftlog/").json()
     assert schema["properties"]["format"]["const"] == "giftlog/1"
     assert json.dumps(schema)
+
+
+def test_body_over_the_size_limit_is_a_413_in_the_error_shape(api, make_document, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    response = post(api, make_document(seed=1))
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+    assert Record.objects.count() == 0
