@@ -7,6 +7,9 @@ the announcement is dispatched to analytics only once the transaction commits.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -15,7 +18,7 @@ from games.base import CHANCE, IllegalEvent, InvalidSetup
 from games.play import replay_states
 from games.registry import get_engine
 from replays import outbox
-from replays.errors import BadRequest, Unprocessable
+from replays.errors import BadRequest, ServiceError, Unprocessable
 from replays.giftlog import Giftlog, giftlog_parse
 from replays.models import Announcement, Player, Record, Seat
 
@@ -110,3 +113,39 @@ def _players_get_or_create(names: list[str]) -> dict[str, Player]:
         Player.objects.bulk_create([Player(name=name) for name in missing], ignore_conflicts=True)
         found = {p.name: p for p in Player.objects.filter(name__in=names)}
     return found
+
+
+@dataclass(frozen=True)
+class BulkOutcome:
+    """What happened to one document of a bulk upload."""
+
+    line: int
+    status: str  # "stored", "present" or "refused"
+    record: Record | None = None
+    error: ServiceError | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"line": self.line, "status": self.status}
+        if self.record is not None:
+            data["id"] = self.record.pk
+            data["result"] = self.record.result
+        if self.error is not None:
+            data["error"] = self.error.as_dict()
+        return data
+
+
+def records_submit_many(documents: Iterable[tuple[int, Any]]) -> Iterator[BulkOutcome]:
+    """Submit documents one by one, collecting refusals instead of stopping.
+
+    Each document is its own transaction: a refused one stores nothing and
+    does not affect the others (python-chess's collecting visitor, for bulk).
+    """
+    for line, document in documents:
+        try:
+            if isinstance(document, json.JSONDecodeError):
+                raise BadRequest("malformed_json", f"Line {line} is not JSON: {document.msg}.")
+            record, created = record_submit(document=document)
+        except ServiceError as exc:
+            yield BulkOutcome(line, "refused", error=exc)
+        else:
+            yield BulkOutcome(line, "stored" if created else "present", record=record)

@@ -5,6 +5,7 @@ from replays.api import views
 urlpatterns = [
     path("games/", views.GameListView.as_view(), name="game-list"),
     path("records/", views.RecordListCreateView.as_view(), name="record-list"),
+    path("records/bulk/", views.RecordBulkView.as_view(), name="record-bulk"),
     path("records/<int:record_id>/", views.RecordDetailView.as_view(), name="record-detail"),
     path(
         "records/<int:record_id>/steps/<int:step>/",

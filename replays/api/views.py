@@ -7,7 +7,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view
+from rest_framework.exceptions import ParseError
 from rest_framework.generics import ListAPIView
+from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,7 +23,10 @@ from replays.api.serializers import (
     RecordSummarySerializer,
     StepQuerySerializer,
 )
-from replays.giftlog import JSON_SCHEMA
+from replays.errors import BadRequest
+from replays.giftlog import JSON_SCHEMA, documents_read
+
+BULK_MAX_RECORDS = 1000
 
 ERRORS = {400: ErrorSerializer, 404: ErrorSerializer, 422: ErrorSerializer}
 
@@ -64,6 +69,56 @@ class RecordListCreateView(ListAPIView):
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
             headers={"Location": url},
         )
+
+
+class _RawText(BaseParser):
+    """Hands the body over as text: a bulk upload is split line by line, not as one JSON."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> str:
+        try:
+            return stream.read().decode("utf-8") if stream is not None else ""
+        except UnicodeDecodeError as exc:
+            raise ParseError("The body must be UTF-8 text.") from exc
+
+
+class NDJSONParser(_RawText):
+    media_type = "application/x-ndjson"
+
+
+class JSONTextParser(_RawText):
+    media_type = "application/json"
+
+
+class RecordBulkView(APIView):
+    parser_classes = [NDJSONParser, JSONTextParser]
+
+    @extend_schema(
+        summary="Upload many finished games at once",
+        description=(
+            "NDJSON (`application/x-ndjson`, one giftlog per line) or a JSON array. Each "
+            "record is validated and stored on its own: a refused line stores nothing and "
+            "does not stop the others. The answer lists every line's outcome "
+            f"(at most {BULK_MAX_RECORDS} records per request)."
+        ),
+        request={"application/x-ndjson": OpenApiTypes.STR, "application/json": OpenApiTypes.OBJECT},
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        documents = list(documents_read(request.data if isinstance(request.data, str) else ""))
+        if not documents:
+            raise BadRequest("empty_upload", "The upload holds no records.")
+        if len(documents) > BULK_MAX_RECORDS:
+            raise BadRequest(
+                "too_many_records",
+                f"At most {BULK_MAX_RECORDS} records per request; this one has {len(documents)}.",
+                limit=BULK_MAX_RECORDS,
+            )
+        items = [outcome.to_json() for outcome in services.records_submit_many(documents)]
+        tally = {
+            key: sum(1 for item in items if item["status"] == key)
+            for key in ("stored", "present", "refused")
+        }
+        return Response({**tally, "items": items})
 
 
 class RecordDetailView(APIView):

@@ -1,36 +1,15 @@
-"""manage.py import_records FILE: giftlog JSON (one record) or NDJSON (one per line)."""
+"""manage.py import_records FILE: giftlog JSON, a JSON array, or NDJSON (one per line)."""
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Iterator
+from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from replays.errors import ServiceError
-from replays.services import record_submit
-
-
-def documents_read(text: str) -> Iterator[tuple[int, Any]]:
-    """Yield (line number, parsed document or the JSON error) from JSON or NDJSON text."""
-    stripped = text.strip()
-    if not stripped:
-        return
-    try:
-        yield 1, json.loads(stripped)  # one (possibly pretty-printed) document
-        return
-    except json.JSONDecodeError:
-        pass
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield number, exc
+from replays.giftlog import documents_read
+from replays.services import records_submit_many
 
 
 class Command(BaseCommand):
@@ -50,25 +29,24 @@ class Command(BaseCommand):
             if not path.is_file():
                 raise CommandError(f"No such file: {file}")
             text = path.read_text(encoding="utf-8")
-        created = existing = refused = 0
-        for line, document in documents_read(text):
-            try:
-                if isinstance(document, json.JSONDecodeError):
-                    raise ServiceError("malformed_json", f"not JSON: {document.msg}")
-                record, is_new = record_submit(document=document)
-            except ServiceError as exc:
-                refused += 1
-                detail = f" (step {exc.detail['step']})" if "step" in exc.detail else ""
-                self.stderr.write(f"line {line}: refused: {exc.code}{detail}: {exc.message}")
+        tally: Counter[str] = Counter()
+        for outcome in records_submit_many(documents_read(text)):
+            tally[outcome.status] += 1
+            if outcome.error is not None:
+                error = outcome.error
+                where = f" (step {error.detail['step']})" if "step" in error.detail else ""
+                self.stderr.write(
+                    f"line {outcome.line}: refused: {error.code}{where}: {error.message}"
+                )
                 if strict:
-                    raise CommandError(f"stopped at line {line}") from None
-                continue
-            created += is_new
-            existing += not is_new
-            self.stdout.write(
-                f"line {line}: record {record.pk} {'stored' if is_new else 'already present'}"
-            )
-        summary = f"{created} stored, {existing} already present, {refused} refused."
-        if refused:
+                    raise CommandError(f"stopped at line {outcome.line}")
+            else:
+                verb = "stored" if outcome.status == "stored" else "already present"
+                self.stdout.write(f"line {outcome.line}: record {outcome.record.pk} {verb}")
+        summary = (
+            f"{tally['stored']} stored, {tally['present']} already present, "
+            f"{tally['refused']} refused."
+        )
+        if tally["refused"]:
             raise CommandError(summary)
         self.stdout.write(self.style.SUCCESS(summary))
