@@ -267,10 +267,12 @@ def check_options(
     ``allowed`` maps option name to its default. Type and value checks of
     known options stay in the engine, where the rule is known.
     """
-    options = dict(options or {})
-    if not isinstance(options, dict):
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
         raise InvalidSetup("bad_options", "Options must be a JSON object.")
-    unknown = sorted(set(options) - set(allowed))
+    options = dict(options)
+    unknown = sorted(str(name) for name in set(options) - set(allowed))
     if unknown:
         raise InvalidSetup(
             "unknown_option",

@@ -188,6 +188,11 @@ def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ..
     return (*items[:index], value, *items[index + 1 :])
 
 
+def _backs(cards: Sequence[str]) -> list[str]:
+    """The colour on each card's back, public to every seat (I16)."""
+    return [COLOUR_NAMES[COLOUR[c]] for c in cards]
+
+
 def _without(items: tuple[str, ...], index: int) -> tuple[str, ...]:
     return items[:index] + items[index + 1 :]
 
@@ -205,6 +210,13 @@ class SecretSantaEngine(BaseEngine):
         check_player_count(self, num_players)
         if options is not None and not isinstance(options, Mapping):
             raise InvalidSetup("bad_options", "Options must be a JSON object.")
+        if options:
+            # No options exist; refused here because names of mixed types
+            # (1 and "a") cannot be sorted for check_options' message.
+            names = ", ".join(sorted(repr(name) for name in options))
+            raise InvalidSetup(
+                "unknown_option", f"{self.name} has no option {names}; known options: none."
+            )
         check_options(self, options, {})
         return SecretSantaState(num_players)
 
@@ -424,6 +436,9 @@ class SecretSantaEngine(BaseEngine):
                 "hand_size": len(state.hands[s]),
                 "face_down_count": len(state.piles[s]),
                 "total": state.totals[s],
+                # I16: card backs show the colour, for everybody to see.
+                "hand_backs": _backs(state.hands[s]),
+                "face_down_backs": _backs(state.piles[s]),
             }
             if everything or s == seat:
                 info["hand"] = list(state.hands[s])
@@ -436,6 +451,7 @@ class SecretSantaEngine(BaseEngine):
         guest: dict[str, Any] = {
             "face_up": list(state.guest_up),
             "face_down_count": len(state.guest_down),
+            "face_down_backs": _backs(state.guest_down),
         }
         if everything:
             guest["face_down"] = list(state.guest_down)
@@ -499,9 +515,11 @@ class SecretSantaEngine(BaseEngine):
     def greedy_event(self, state: SecretSantaState, seat: int, rng: random.Random) -> Event:
         """Uses only what ``seat`` knows: its hand, its pile, public counts.
 
-        Blind takes are all alike in expectation, so taking prefers the guest
-        (the next player must then hand one of their cards to the guest, out
-        of everybody's reach), else the leader's hand. A gift to the guest
+        A take picks the back colour (public, I16) with the best expected
+        gain over the cards of that colour this seat has not seen; among
+        equals it prefers the guest (the next player must then hand one of
+        their cards to the guest, out of everybody's reach), else the
+        leader's hand. A gift to the guest
         denies the leading opponent the card worth most to them (as far as
         this seat knows their pile) relative to its worth to this seat; an
         own-card take keeps the card worth most here. In trials it wins about
@@ -524,12 +542,25 @@ class SecretSantaEngine(BaseEngine):
             hand = state.hands[seat]
             best = max(gain(pile, c) for c in hand)
             return rng.choice([e for e in legal if gain(pile, hand[e["index"]]) == best])
-        from_guest = [e for e in legal if e["from"] == GUEST]
-        if from_guest:
-            return rng.choice(from_guest)
-        targets = {e["from"] for e in legal}
-        leader = max(targets, key=lambda s: (state.totals[s], len(state.hands[s])))
-        return rng.choice([e for e in legal if e["from"] == leader])
+        # Other hands and the guest's face-down row hold only cards this seat
+        # has not seen: judge each position by the unseen cards of its colour.
+        unseen = [c for c in CARDS if c not in state.known[seat] and c not in state.guest_up]
+        expected = {
+            colour: sum(gain(pile, c) for c in cards) / len(cards)
+            for colour in range(len(COLOUR_NAMES))
+            if (cards := [c for c in unseen if COLOUR[c] == colour])
+        }
+
+        def value(event: Event) -> tuple[float, int, int]:
+            source = event["from"]
+            if source == GUEST:
+                card = state.guest_down[event["index"]]
+                return (expected[COLOUR[card]], 1, 0)
+            card = state.hands[source][event["index"]]
+            return (expected[COLOUR[card]], 0, state.totals[source])
+
+        best_value = max(value(e) for e in legal)
+        return rng.choice([e for e in legal if value(e) == best_value])
 
 
 ENGINE = SecretSantaEngine()

@@ -47,3 +47,12 @@ def test_bad_player_counts_refused(engine):
     with pytest.raises(InvalidSetup) as info:
         engine.setup(engine.min_players, {"no_such_option": 1})
     assert info.value.code == "unknown_option"
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_options_that_are_not_an_object_are_refused(engine):
+    from games.base import InvalidSetup
+
+    for options in ([], "x", 3, {1: 2, "a": 3}):
+        with pytest.raises(InvalidSetup):
+            engine.setup(engine.min_players, options)

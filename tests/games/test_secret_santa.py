@@ -540,3 +540,52 @@ def test_greedy_beats_random_heads_up():
         _, final = self_play(ENGINE, 2, rng=random.Random(seed), bots=bots)
         wins += me in ENGINE.result(final).winners
     assert wins > games // 2
+
+
+# -- review additions ------------------------------------------------------------------
+
+
+def test_setup_refuses_option_names_of_mixed_types():
+    # A mapping whose keys cannot be sorted together must still be refused cleanly.
+    for options in ({1: 2, "a": 3}, {None: 1, "x": 2}):
+        with pytest.raises(InvalidSetup) as info:
+            ENGINE.setup(2, options)
+        assert info.value.code == "unknown_option"
+
+
+def test_card_backs_are_public():
+    # I16: the dealer applies the third-card rule to cards dealt face down and
+    # the backs of taken cards "must remain visible", so a card's colour is on
+    # its back: every seat sees the colour of every position in every hand, of
+    # every face-down pile card and of the guest's face-down cards.
+    state = position(
+        [["ss-gift-1", "ss-tea-1"], ["ss-cup-1", "ss-teapot", "ss-matamug"]],
+        guest_up=("ss-tea-2",),
+        guest_down=("ss-choc", "ss-gift-2"),
+        piles=[["ss-cup-2"], []],
+    )
+    for seat in (0, 1, None):
+        view = ENGINE.view(state, seat)
+        assert view["players"][0]["hand_backs"] == ["red", "green"]
+        assert view["players"][1]["hand_backs"] == ["blue", "green", "red"]
+        assert view["players"][0]["face_down_backs"] == ["blue"]
+        assert view["players"][1]["face_down_backs"] == []
+        assert view["guest"]["face_down_backs"] == ["blue", "red"]
+    # Colours, not cards: seat 1 still cannot see seat 0's cards.
+    text = json.dumps(ENGINE.view(state, 1))
+    assert '"ss-gift-1"' not in text
+    assert '"ss-cup-2"' not in text
+    assert '"ss-choc"' not in text
+
+
+def test_greedy_take_uses_the_public_back_colours():
+    # Seat 0 holds three Cups: an unseen blue card is worth 2.4 on average
+    # (four Cups at +3, Choc & Cawa at 0), more than red (the Matamug would
+    # wipe its Cups) or green. It takes seat 1's blue position.
+    state = position(
+        [[], ["ss-gift-1", "ss-cup-4"]],
+        piles=[CUPS[:3], []],
+        guest_down=("ss-tea-1",),
+    )
+    state.known = (frozenset(CUPS[:3]), state.known[1])
+    assert ENGINE.greedy_event(state, 0, random.Random(0)) == take(0, 1, 1)
