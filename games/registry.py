@@ -15,6 +15,7 @@ from games.base import Engine
 ENGINE_MODULES: tuple[str, ...] = (
     "games.secret_santa",
     "games.gift_economy",
+    "games.gift_trap",
     "games.gift_gift_gone",
     "games.gift_swap",
 )

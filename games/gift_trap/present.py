@@ -1,0 +1,160 @@
+"""How a GiftTRAP position looks to each seat, and the greedy bot.
+
+Kept apart from the rules: nothing here changes a state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from games.base import Event
+from games.gift_trap.cards import CARD_PACK, TOKENS, gift_name
+from games.gift_trap.state import GiftTrapState
+
+if TYPE_CHECKING:
+    from games.gift_trap.engine import GiftTrapEngine
+
+
+def appeal(card: str, side: str) -> int:
+    """A fixed, made-up 'taste' the greedy bot assumes everybody shares."""
+    return sum(map(ord, gift_name(card, side))) % 97
+
+
+
+def view(engine: GiftTrapEngine, state: GiftTrapState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may know: its own choices, and others' only once turned over.
+
+    Who gave to whom and how many GET tokens are down is public (the tokens lie
+    on the table face down); gift numbers, GET choices and expert cards are not.
+    """
+    s = state
+    everything = seat is None
+    grid = [
+        {
+            "gift": i + 1, "card": card, "side": side, "name": gift_name(card, side),
+            "pack": CARD_PACK[card], "trapped": i + 1 in s.trapped,
+        }
+        for i, (card, side) in enumerate(s.grid)
+    ]
+    players = []
+    for p in range(s.n):
+        mine = everything or p == seat
+        given = []
+        for r in range(s.n):
+            gift = s.gives[p][r]
+            if r == p or not gift:
+                continue
+            entry: dict[str, Any] = {"to": r}
+            if mine or s.shown[r][p]:
+                entry["gift"] = gift
+                if s.expert:
+                    entry["give_more"] = s.give_more[p] == r
+            given.append(entry)
+        player: dict[str, Any] = {
+            "seat": p,
+            "give_track": s.give_pos[p],
+            "get_track": s.get_pos[p],
+            "gave": given,
+            "received_from": [g for g in range(s.n) if g != p and s.gives[g][p]],
+            "revealed_from": [g for g in range(s.n) if g != p and s.shown[p][g]],
+        }
+        if mine or s.gets_shown[p]:
+            player["get_tokens"] = {tok: (s.gets[p][i] or None) for i, tok in enumerate(TOKENS)}
+        else:
+            player["get_tokens_placed"] = sum(1 for g in s.gets[p] if g)
+        if s.expert:
+            if mine or s.gets_shown[p]:
+                choice = s.get_more[p]
+                player["get_more"] = "undecided" if choice is None else (
+                    None if choice < 0 else choice
+                )
+            else:
+                player["get_more_decided"] = s.get_more[p] is not None
+            player["gifttrap_played"] = s.trap_used[p]
+        players.append(player)
+    out: dict[str, Any] = {
+        "game": engine.slug,
+        "seat": seat,
+        "phase": s.phase,
+        "round": s.round,
+        "max_rounds": s.max_rounds,
+        "dealer": s.dealer,
+        "pack": s.pack,
+        "packs": {
+            p: {"unseen": len(s.unseen[p]), "returned": len(s.queue[p])} for p in s.packs
+        },
+        "track_length": s.track,
+        "gifted_zone_from": s.zone_from,
+        "expert_cards": s.expert,
+        "grid": grid,
+        "players": players,
+        "revealer": s.revealer if s.phase == "reveal" else None,
+        "to_move": engine.to_move(s),
+        "scores": engine.scores(s),
+        "round_log": [dict(x) for x in s.log],
+        "gifttraps": [
+            {"round": r, "seat": p, "gift": g, "during": ph} for r, p, g, ph in s.trap_log
+        ],
+    }
+    if s.phase == "over":
+        out["result"] = engine.result(s).to_json()
+    return out
+
+def event_view(event: Mapping[str, Any], seat: int | None) -> Event:
+    """Deals are public; a give, a GET token or a Get More choice only to its maker."""
+    kind = event.get("do")
+    if kind == "deal" or seat is None or event.get("by") == seat:
+        return dict(event)
+    if kind == "give":
+        return {"by": event.get("by"), "do": "give", "to": event.get("to"), "hidden": True}
+    if kind in ("get", "get_more"):
+        return {"by": event.get("by"), "do": kind, "hidden": True}
+    return dict(event)
+
+def greedy_event(
+    engine: GiftTrapEngine, state: GiftTrapState, seat: int, rng: random.Random
+) -> Event:
+    """Assume everyone shares one taste (``appeal``): give and want the best gifts.
+
+    It GiftTRAPs a gift it gave when the receiver has just shown NO WAY on it.
+    """
+    s = state
+    legal = engine.legal_events(s, seat)
+    if s.phase == "choose_pack":
+        return rng.choice(legal)
+    ranked = sorted(
+        range(1, len(s.grid) + 1),
+        key=lambda g: (-appeal(*s.grid[g - 1]), g),
+    )
+    if engine.trap_ok(s, seat) and s.phase == "reveal":
+        r = s.revealer
+        gift = s.gives[seat][r]
+        if (
+            r != seat and s.gets_shown[r] and not s.shown[r][seat]
+            and s.gets[r][3] == gift and gift not in s.trapped
+        ):
+            return {"by": seat, "do": "gifttrap", "gift": gift}
+    if s.phase == "give" and engine.owes(s, seat):
+        row = s.gives[seat]
+        to = next(r for r in range(s.n) if r != seat and not row[r])
+        gift = next(g for g in ranked if g not in row)
+        event: Event = {"by": seat, "do": "give", "to": to, "gift": gift}
+        if s.expert:
+            event["more"] = s.give_more[seat] < 0
+        return event
+    if s.phase == "get" and engine.owes(s, seat):
+        row = s.gets[seat]
+        for i, tok in enumerate(TOKENS):
+            if not row[i]:
+                pick = ranked[-1] if tok == "no_way" else ranked[i]
+                return {"by": seat, "do": "get", "token": tok, "gift": pick}
+        return {"by": seat, "do": "get_more", "from": None}
+    if s.phase == "reveal" and seat == s.revealer:
+        return next(e for e in legal if e["do"] != "gifttrap")
+    # Only a GiftTRAP is left to do: block the gift least likely to matter.
+    traps = [e for e in legal if e["do"] == "gifttrap"]
+    return max(traps, key=lambda e: ranked.index(e["gift"]))
+
+

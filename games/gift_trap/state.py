@@ -1,0 +1,137 @@
+"""The GiftTRAP position, its options, reason codes and event-field readers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import MALFORMED_EVENT, IllegalEvent, require
+from games.gift_trap.cards import PACK_ORDER
+
+DEFAULTS: dict[str, Any] = {
+    "expert_cards": False,
+    "packs": list(PACK_ORDER),
+    "first_dealer": 0,
+    "track_length": 25,
+    "zone_size": 5,
+    "max_rounds": 15,
+}
+
+# Reason codes of this game (the shared ones live in games.base).
+WRONG_PHASE = "wrong_phase"
+NO_SUCH_SEAT = "no_such_seat"
+NO_SUCH_GIFT = "no_such_gift"
+PACK_NOT_IN_PLAY = "pack_not_in_play"
+BAD_DEAL = "bad_deal"
+GIVE_TO_SELF = "give_to_self"
+ALREADY_GIVEN = "already_given"
+TOKEN_USED = "token_used"
+GIVE_MORE_USED = "give_more_used"
+TOKEN_PLACED = "token_placed"
+GIFT_HAS_TOKEN = "gift_has_token"
+EXPERT_CARDS_OFF = "expert_cards_off"
+GET_MORE_DECIDED = "get_more_decided"
+GET_MORE_SELF = "get_more_self"
+NOT_REVEALER = "not_revealer"
+GETS_ALREADY_REVEALED = "gets_already_revealed"
+REVEAL_GETS_FIRST = "reveal_gets_first"
+NO_SUCH_TOKEN = "no_such_token"
+ALREADY_REVEALED = "already_revealed"
+GIFTTRAP_USED = "gifttrap_used"
+ALREADY_TRAPPED = "already_trapped"
+
+ROUND_PHASES = ("give", "get", "reveal")
+
+
+class GiftTrapState:
+    """One position. Never mutated once returned: ``clone`` then replace fields.
+
+    Every field holds an immutable value (int, str, tuple, or a dict that is
+    replaced, never updated), so a shallow copy is a safe, cheap copy.
+    """
+
+    n: int  # players
+    expert: bool  # Expert Strategy Cards in play
+    packs: tuple[str, ...]  # packs in play (the others stay in the box)
+    track: int
+    zone_from: int  # first space of the Gifted Zone
+    max_rounds: int
+    round: int
+    dealer: int
+    phase: str
+    pack: str | None
+    unseen: dict[str, tuple[str, ...]]  # never-dealt cards on top of each pack (sorted)
+    queue: dict[str, tuple[str, ...]]  # cards put back under the pack, top first
+    grid: tuple[tuple[str, str], ...]  # (card, face-up side) for gifts 1..n+1
+    gives: tuple[tuple[int, ...], ...]  # gives[giver][receiver] = gift, 0 = none yet
+    gives_left: int
+    give_more: tuple[int, ...]  # receiver of each giver's Give More card, -1 = none
+    gets: tuple[tuple[int, ...], ...]  # gets[seat][token index] = gift, 0 = not placed
+    get_more: tuple[int | None, ...]  # giver chosen, -1 = kept in hand, None = undecided
+    gets_left: int
+    trap_used: tuple[bool, ...]
+    trapped: tuple[int, ...]  # gifts under a GiftTRAP card this round
+    trap_log: tuple[tuple[int, int, int, str], ...]
+    step: int  # reveal: how many players have finished revealing
+    gets_shown: tuple[bool, ...]
+    shown: tuple[tuple[bool, ...], ...]  # shown[receiver][giver]: GIVE token turned over
+    give_pos: tuple[int, ...]
+    get_pos: tuple[int, ...]
+    log: tuple[dict[str, Any], ...]  # scored gifts of the current (or last) round
+    ended_by: str | None
+
+    def clone(self) -> GiftTrapState:
+        new = object.__new__(GiftTrapState)
+        new.__dict__.update(self.__dict__)
+        return new
+
+    @property
+    def revealer(self) -> int:
+        return (self.dealer + self.step) % self.n
+
+
+def set_at(row: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*row[:index], value, *row[index + 1:])
+
+
+def check_fields(event: Mapping[str, Any], *names: str) -> None:
+    """Refuse extra or missing fields so ``apply`` accepts exactly ``legal_events``."""
+    expected = {"by", "do", *names}
+    if set(event) != expected:
+        fields = ", ".join(f'"{k}"' for k in sorted(expected))
+        raise IllegalEvent(
+            MALFORMED_EVENT, f"A {event.get('do')!r} event has exactly the fields {fields}."
+        )
+
+
+def whole_field(event: Mapping[str, Any], name: str) -> int:
+    value = event.get(name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalEvent(MALFORMED_EVENT, f'"{name}" must be a whole number.')
+    return value
+
+
+def seat_field(state: GiftTrapState, event: Mapping[str, Any], name: str) -> int:
+    value = whole_field(event, name)
+    require(
+        0 <= value < state.n, NO_SUCH_SEAT,
+        f'"{name}" must be a seat number from 0 to {state.n - 1}.',
+    )
+    return value
+
+
+def gift_field(state: GiftTrapState, event: Mapping[str, Any]) -> int:
+    value = whole_field(event, "gift")
+    require(
+        1 <= value <= len(state.grid), NO_SUCH_GIFT,
+        f"The gift grid holds gifts 1 to {len(state.grid)}; there is no gift {value}.",
+    )
+    return value
+
+
+def check_phase(state: GiftTrapState, *phases: str) -> None:
+    if state.phase not in phases:
+        raise IllegalEvent(
+            WRONG_PHASE,
+            f"That is not done now: the game is in the {state.phase!r} step.",
+        )
