@@ -17,6 +17,9 @@ The shape follows OpenSpiel's ``State`` and python-chess's ``Board``:
   and server-run games, but the engine itself never calls ``random``.
 * ``to_move(state)`` lists every actor that may act now: one seat in a normal
   turn, several seats in a simultaneous phase (in any order), or ``"chance"``.
+  A seat whose only legal events are of an ``interrupt_event_types`` type (a
+  card playable "at any moment", like GiftTRAP's) is listed too, but nobody
+  waits for it: bots and clients treat such events as optional.
 * ``legal_events(state, seat)`` enumerates *every* legal event of that seat in
   canonical form; an event ``apply`` accepts is in that list. Chance events are
   not enumerated (a shuffle has too many outcomes): ``apply`` validates them.
@@ -130,6 +133,7 @@ class Engine(Protocol):
     min_players: int
     max_players: int
     event_types: frozenset[str]
+    interrupt_event_types: frozenset[str]
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> Any: ...
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any: ...
@@ -162,6 +166,8 @@ class BaseEngine:
     max_players: ClassVar[int]
     event_types: ClassVar[frozenset[str]]
     chance_event_types: ClassVar[frozenset[str]] = frozenset()
+    # Events a seat may make at any moment without being waited for.
+    interrupt_event_types: ClassVar[frozenset[str]] = frozenset()
 
     # -- checked entry point -------------------------------------------------
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any:

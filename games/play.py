@@ -63,6 +63,30 @@ def greedy_bot(engine: Engine, state: Any, seat: int, rng: random.Random) -> Eve
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 
 
+INTERRUPT_CHANCE = 0.05
+
+
+def choose_mover(engine: Engine, state: Any, movers: Sequence[int], rng: random.Random) -> int:
+    """The seat that acts next in self-play.
+
+    A seat that may only interrupt (play an "any moment" card) acts rarely, as
+    a person would hold such a card back; seats the game waits for act first.
+    """
+    if len(movers) == 1:
+        return movers[0]
+    interrupts = engine.interrupt_event_types
+    if not interrupts:
+        return rng.choice(movers)
+    waited_for = [
+        seat
+        for seat in movers
+        if any(event["do"] not in interrupts for event in engine.legal_events(state, seat))
+    ]
+    if waited_for and (len(waited_for) == len(movers) or rng.random() >= INTERRUPT_CHANCE):
+        return rng.choice(waited_for)
+    return rng.choice(movers)
+
+
 class GameTooLong(RuntimeError):
     """Self-play exceeded its event budget: an engine that does not end is a bug."""
 
@@ -92,8 +116,7 @@ def self_play(
         if CHANCE in movers:
             event = engine.sample_chance(state, rng)
         else:
-            seat = rng.choice(movers) if len(movers) > 1 else movers[0]
-            assert isinstance(seat, int)
+            seat = choose_mover(engine, state, [m for m in movers if m != CHANCE], rng)
             event = seat_bots[seat](engine, state, seat, rng)
         state = engine.apply(state, event)
         events.append(event)

@@ -9,6 +9,7 @@ The state is a slotted object whose collections are tuples/frozensets, so
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from collections import Counter
@@ -156,6 +157,8 @@ class GiftEconomyEngine(BaseEngine):
     # -- setup -------------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> State:
         check_player_count(self, num_players)
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidSetup("bad_options", "Options must be a JSON object.")
         opts = check_options(self, options, {"start_player": 0})
         start = opts["start_player"]
         if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < num_players:
@@ -226,7 +229,9 @@ class GiftEconomyEngine(BaseEngine):
     def _apply(self, state: State, event: Event, actor: Actor) -> State:
         kind = event["do"]
         extra = set(event) - {"by", "do"} - FIELDS.get(kind, NO_FIELDS)
-        require(not extra, MALFORMED_EVENT, f"A {kind!r} event has no field {sorted(extra)}.")
+        require(
+            not extra, MALFORMED_EVENT, f"A {kind!r} event has no field {sorted(map(repr, extra))}."
+        )
         require(
             state.phase == PHASE_OF[kind],
             WRONG_PHASE,
@@ -475,7 +480,7 @@ class GiftEconomyEngine(BaseEngine):
         if drawn:
             st.hands = _set(st.hands, seat, hand + tuple(drawn))
             st.held = _set(st.held, seat, st.held[seat] | set(drawn))
-        if ended:
+        if ended and not self._check_goal(st):  # the last card may complete the goal
             self._finish(st, "deck_exhausted")
         return ended
 
@@ -560,7 +565,8 @@ class GiftEconomyEngine(BaseEngine):
 
     # -- views ---------------------------------------------------------------------
     def secrets(self, state: State, seat: int) -> set[str]:
-        """Deck cards, and cards in other hands this seat never held nor saw laid out."""
+        """Deck cards, cards in other hands this seat never held nor saw laid out,
+        and other seats' set-aside choices (unless once laid out in a deal)."""
         if state.phase == OVER:
             return set(state.deck[state.top :])  # I11: hands are shown to score
         out = set(state.deck[state.top :])
@@ -570,7 +576,7 @@ class GiftEconomyEngine(BaseEngine):
         for s in range(state.n):
             if s != seat:
                 out.update(c for c in state.hands[s] if c not in known)
-                out.update(c for c in state.pending[s] if c not in known)
+                out.update(c for c in state.pending[s] if c not in state.public)
         return out
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -600,7 +606,7 @@ class GiftEconomyEngine(BaseEngine):
             "discard": list(state.discard),
             "deals_left": state.deals_left,
             "players": players,
-            "last_deal": state.last_deal,
+            "last_deal": copy.deepcopy(state.last_deal),  # never the state's own dict
         }
         if seat is None:
             data["deck"] = list(state.deck[state.top :])

@@ -102,7 +102,8 @@ class State(NamedTuple):
 def _check_fields(event: Mapping[str, Any]) -> None:
     extra = set(event) - {"by", "do"} - FIELDS[event["do"]]
     if extra:
-        raise IllegalEvent(MALFORMED_EVENT, f"Unexpected field(s): {', '.join(sorted(extra))}.")
+        names = ", ".join(sorted(str(name) for name in extra))
+        raise IllegalEvent(MALFORMED_EVENT, f"Unexpected field(s): {names}.")
 
 
 def _set(items: tuple, index: int, value: Any) -> tuple:
@@ -179,8 +180,8 @@ class GiftSwapEngine(BaseEngine):
 
     # -- legal events ---------------------------------------------------------
     def legal_events(self, state: State, seat: int) -> list[Event]:
-        if seat not in self.to_move(state):
-            return []
+        if seat == CHANCE or seat not in self.to_move(state):
+            return []  # chance events are validated, not enumerated
         step = self.step(state)
         row = state.rows[seat]
         if step == "arrange":

@@ -79,6 +79,7 @@ class GiftTrapEngine(BaseEngine):
         "reveal_gets", "reveal", "gifttrap",
     })
     chance_event_types = frozenset({"deal"})
+    interrupt_event_types = frozenset({"gifttrap"})
 
     # -- setup -----------------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> GiftTrapState:

@@ -15,6 +15,8 @@ from typing import Any
 from games.base import CHANCE, Engine, IllegalEvent, Result
 from games.play import BOTS, replay_states, self_play
 
+VIEW_SAMPLE = 250
+
 
 def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
@@ -53,12 +55,17 @@ def check_game(
     deck = engine.card_multiset(states[0])
     pool = roundtrip(events)
     probe_steps = set(rng.sample(range(len(events)), min(6, len(events))))
+    # Every seat's view at every step of a long game costs minutes; a few hundred
+    # random steps (and always the first and last) find a leak just as well.
+    view_steps = set(rng.sample(range(len(states)), min(VIEW_SAMPLE, len(states))))
+    view_steps |= {0, 1, len(states) - 1}
 
     for step, state in enumerate(states):
         # Cards are conserved: every card is somewhere, none is duplicated.
         assert engine.card_multiset(state) == deck, f"cards not conserved after {step} events"
         assert len(engine.scores(state)) == num_players
-        check_views(engine, state, events[step - 1] if step else None, num_players)
+        if step in view_steps:
+            check_views(engine, state, events[step - 1] if step else None, num_players)
         if step < len(events):
             event = events[step]
             movers = engine.to_move(state)

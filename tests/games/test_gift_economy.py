@@ -583,3 +583,115 @@ def test_greedy_beats_random():
         _, final = self_play(E, 2, rng=random.Random(seed), bots=bots)
         wins += greedy_seat in E.result(final).winners
     assert wins >= 14
+
+
+# -- review fixes ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{1: 1, "zz": 2}, {None: 1, 2: 1}, {(1,): 1, "x": 1}],
+)
+def test_extra_fields_with_odd_keys_are_refused_cleanly(extra):
+    state = begin(2, [[], []])
+    refused(state, {"by": 0, "do": "skip_trade", **extra}, "malformed_event")
+    refused(state, {"by": 0, "do": "offer", "cards": ["ge-food-2"], **extra}, "malformed_event")
+
+
+@pytest.mark.parametrize("options", ["x", [1], 5, [("start_player", 1)]])
+def test_options_that_are_not_an_object_are_refused(options):
+    with pytest.raises(InvalidSetup) as info:
+        E.setup(3, options)
+    assert info.value.code == "bad_options"
+
+
+def test_goal_reached_with_the_last_card_of_the_deck_ends_as_a_goal():
+    """The last card, drawn alone, completes 12/12/12/12: a goal, not just an empty deck."""
+    goal = [
+        "ge-food-10",
+        "ge-food-2",
+        "ge-tools-10",
+        "ge-tools-2",
+        "ge-medicine-10",
+        "ge-medicine-2",
+        "ge-luxuries-10",
+        "ge-luxuries-2",
+    ]
+    # 6 players: seat 0 holds a king (draws one more), so one card is left for seat 1.
+    seat1 = ["ge-queen-clubs", *goal[:7]]  # 6 dealt + 2 drawn; the 8th goal card comes last
+    rest = [c for c in CARDS if c not in seat1 and c not in (goal[7], "ge-king-clubs")]
+    deck: list[str] = []
+    for i in range(36):
+        seat = i % 6
+        if seat == 1:
+            deck.append(seat1[i // 6])
+        elif i == 0:
+            deck.append("ge-king-clubs")
+        else:
+            deck.append(rest.pop(0))
+    deck += rest[:3]  # seat 0 draws two, then one for its king
+    rest = rest[3:]
+    deck += seat1[6:8]  # seat 1's turn
+    deck += rest  # seats 2-5 and seat 0 again: 10 cards
+    deck.append(goal[7])
+    assert len(deck) == 52
+    state = E.apply(E.setup(6, None), {"by": "chance", "do": "shuffle", "deck": deck})
+    state = play(
+        state,
+        {"by": 0, "do": "skip_trade"},
+        {"by": 0, "do": "play_special", "card": "ge-king-clubs"},
+    )
+    for _ in range(6):  # seats 1-5 and seat 0
+        seat = E.to_move(state)[0]
+        state = play(state, {"by": seat, "do": "skip_trade"}, {"by": seat, "do": "end_turn"})
+    assert E.is_over(state)
+    assert state.top == 52
+    result = E.result(state)
+    assert result.winners == [1]
+    assert result.scores[1] == 48
+    assert result.details["end_reason"] == "goal"
+
+
+def test_a_card_once_held_is_secret_while_another_seat_sets_it_aside():
+    """Seat 0 passed the food 9 to seat 1; whether seat 1 now passes it on is secret."""
+    seats = [
+        ["ge-jack-spades", "ge-food-9", "ge-food-8", "ge-tools-1", "ge-tools-2", "ge-tools-3"],
+        ["ge-jack-clubs", "ge-medicine-1", "ge-medicine-2", "ge-medicine-3", "ge-medicine-4"],
+    ]
+    state = begin(2, seats)
+    state = play(
+        state,
+        {"by": 0, "do": "skip_trade"},
+        {"by": 0, "do": "play_special", "card": "ge-jack-spades"},
+        {"by": 0, "do": "pass_card", "card": "ge-food-8"},
+        {"by": 0, "do": "pass_card", "card": "ge-food-9"},
+        {"by": 1, "do": "pass_card", "card": "ge-medicine-1"},
+        {"by": 1, "do": "pass_card", "card": "ge-medicine-2"},
+    )
+    assert {"ge-food-8", "ge-food-9"} <= hand(state, 1)
+    state = play(
+        state,
+        {"by": 1, "do": "skip_trade"},
+        {"by": 1, "do": "play_special", "card": "ge-jack-clubs"},
+        {"by": 1, "do": "pass_card", "card": "ge-food-9"},
+    )
+    assert state.phase == "choose"
+    assert "ge-food-9" in state.pending[1]
+    assert "ge-food-9" in E.secrets(state, 0)
+    assert "ge-food-9" not in json.dumps(E.view(state, 0))
+
+
+def test_view_does_not_hand_out_the_state_s_own_objects():
+    state = begin(3, [JOHN + JOHN_DRAWS, OTHER, []])
+    state = play(
+        state,
+        {"by": 0, "do": "offer", "cards": ["ge-luxuries-6"]},
+        {"by": 1, "do": "counter", "cards": ["ge-tools-8"]},
+        {"by": 2, "do": "decline"},
+        {"by": 0, "do": "accept", "seat": 1},
+    )
+    before = json.dumps(E.view(state, None), sort_keys=True)
+    view = E.view(state, 2)
+    view["last_deal"]["offer"].append("ge-food-1")
+    view["last_deal"]["accepted"] = 2
+    assert json.dumps(E.view(state, None), sort_keys=True) == before

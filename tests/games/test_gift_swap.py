@@ -527,3 +527,25 @@ def _states(n, events):
     for event in events:
         state = E.apply(state, event)
         yield state
+
+
+# -- robustness ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [[1], "abc", 5, ("start_player", 0), {1: 2, "a": 3}])
+def test_setup_refuses_options_that_are_not_an_object_of_names(options):
+    with pytest.raises(InvalidSetup) as info:
+        E.setup(3, options)
+    assert info.value.code in ("bad_options", "unknown_option")
+    assert info.value.message
+
+
+def test_event_with_non_string_field_names_is_malformed():
+    s = started()
+    refused(s, {"by": 0, "do": "swap", "card": 0, "with_seat": 1, "with_card": 0,
+                1: 2, "zz": 3}, "malformed_event")
+    refused(E.setup(3), {"by": "chance", "do": "deal", None: 1, "x": 2}, "malformed_event")
+
+
+def test_chance_events_are_not_enumerated():
+    assert E.legal_events(E.setup(3), "chance") == []
