@@ -45,6 +45,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "ask": frozenset({"gift"}),
     "answer": frozenset({"yes"}),
     "pick": frozenset({"position"}),
+    "pass": frozenset(),
 }
 ENVELOPE = frozenset({"by", "do"})
 
@@ -55,8 +56,8 @@ class GGGState:
 
     __slots__ = (
         "ask_gift", "asked", "box", "deck", "discard", "discards", "draws", "end", "gifts",
-        "hands", "n", "order", "owner", "partner", "phase", "shuffle_due", "table", "target",
-        "turn", "winner",
+        "hands", "n", "order", "owner", "partner", "phase", "quiet", "shuffle_due", "table",
+        "target", "turn", "winner",
     )  # fmt: skip
 
     def copy(self) -> GGGState:
@@ -77,6 +78,7 @@ class GGGState:
         new.owner = self.owner
         new.partner = self.partner
         new.phase = self.phase
+        new.quiet = self.quiet
         new.shuffle_due = self.shuffle_due
         new.table = self.table
         new.target = self.target
@@ -109,6 +111,13 @@ def _set_hand(s: GGGState, seat: int, hand: tuple[str, ...]) -> None:
     s.hands = tuple(hands)
 
 
+def _cards_out(s: GGGState) -> bool:
+    """The deck is empty and cannot be rebuilt (at most one card in the discard pile).
+    Once true at the start of a turn it stays true: a draw-and-discard turn leaves the
+    discard pile as it was, claims and swaps only take cards out of play (ruling 17)."""
+    return s.phase != DEAL and not s.deck and len(s.discard) <= 1
+
+
 def _eligible(s: GGGState) -> tuple[str, ...]:
     """The asker's cards the trading partner may pick from: any but the gift just traded."""
     return tuple(sorted(c for c in s.hands[s.turn] if GIFT_OF[c] != s.ask_gift))
@@ -138,6 +147,7 @@ class GiftGiftGoneEngine(BaseEngine):
         s.turn, s.draws, s.discards, s.asked = 0, 0, 0, False
         s.ask_gift, s.partner, s.order = None, None, ()
         s.shuffle_due, s.winner, s.end = False, None, None
+        s.quiet = 0
         return s
 
     # -- turn order ----------------------------------------------------------
@@ -210,9 +220,14 @@ class GiftGiftGoneEngine(BaseEngine):
                     continue
                 s.turn = (s.turn + 1) % s.n
                 s.phase, s.draws, s.discards, s.asked = TURN, 0, 0, False
+                if _cards_out(s):
+                    # Ruling 17: play goes on without the deck until a full round of turns
+                    # passes with no claim, add or swap.
+                    if s.quiet >= s.n:
+                        s.phase, s.end = OVER, "cards_ran_out"
+                        return
+                    s.quiet += 1
                 continue
-            if s.phase == TURN and not s.deck:
-                s.phase, s.end = OVER, "cards_ran_out"
             return
 
     def _gift(self, s: GGGState, event: Event, name: str = "gift") -> str:
@@ -316,11 +331,23 @@ class GiftGiftGoneEngine(BaseEngine):
 
     def _end_action(self, s: GGGState, *seats: int) -> None:
         """The game ends at once when a claim or swap takes someone to the target;
-        the acting seat is looked at first."""
+        the acting seat is looked at first. A claim or swap restarts the count of quiet
+        turns after the cards ran out (ruling 17)."""
+        s.quiet = 0
         for seat in seats:
             if _points(s, seat) >= s.target:
                 s.phase, s.winner, s.end = OVER, seat, "target"
                 return
+        s.phase = REFILL
+
+    def _do_pass(self, s: GGGState, event: Event, seat: int) -> None:
+        """Once the cards have run out a seat may let its turn go (ruling 17)."""
+        self._phase(s, "pass", TURN)
+        require(
+            _cards_out(s), "wrong_phase",
+            "You may pass only once the deck is gone and cannot be rebuilt.",
+        )  # fmt: skip
+        self._must_claim(s, seat)
         s.phase = REFILL
 
     def _do_ask(self, s: GGGState, event: Event, seat: int) -> None:
@@ -414,6 +441,8 @@ class GiftGiftGoneEngine(BaseEngine):
             events.extend(
                 {"by": seat, "do": "ask", "gift": g} for g in s.gifts if counts[g] < len(hand)
             )
+        if _cards_out(s):
+            events.append({"by": seat, "do": "pass"})
         return events
 
     def sample_chance(self, state: GGGState, rng: random.Random) -> Event:
@@ -467,6 +496,8 @@ class GiftGiftGoneEngine(BaseEngine):
             "discards": s.discards,
             "asked": s.asked,
             "shuffle_due": s.shuffle_due,
+            "cards_out": s.phase != OVER and _cards_out(s),
+            "quiet_turns": s.quiet,
             "winner": s.winner,
             "end": s.end,
         }

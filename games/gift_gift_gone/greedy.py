@@ -34,6 +34,19 @@ def _swap_gain(s: GGGState, seat: int, event: Event, counts: Counter[str]) -> in
     return gained - VALUE[give] * len(s.table[give])
 
 
+def _swap_target(s: GGGState, seat: int, gift: str) -> bool:
+    """Another player owns ``gift``, it is not frozen, and one card of it would let the
+    seat swap one of its own smaller-valued gifts for it."""
+    owner = s.owner.get(gift)
+    if owner is None or owner == seat or len(s.table[gift]) >= 6:
+        return False
+    size = len(s.table[gift])
+    return any(
+        o == seat and len(s.table[g]) >= size and VALUE[g] * len(s.table[g]) < VALUE[gift] * size
+        for g, o in s.owner.items()
+    )
+
+
 def choose(engine: GiftGiftGoneEngine, s: GGGState, seat: int, rng: random.Random) -> Event:
     legal = engine.legal_events(s, seat)
     if len(legal) == 1:
@@ -56,6 +69,15 @@ def choose(engine: GiftGiftGoneEngine, s: GGGState, seat: int, rng: random.Rando
     if swaps:
         return max(swaps, key=lambda pair: pair[1])[0]
     draws = {e["from"]: e for e in by_kind.get("draw", [])}
+    if "pass" in by_kind:
+        # The cards ran out: take the last discard only if it is worth keeping; else ask
+        # for a card that would make a profitable swap possible; else pass.
+        if "discard" in draws and _worth(s, seat, counts, GIFT_OF[s.discard[-1]]) >= 20:
+            return draws["discard"]
+        wanted = [e for e in by_kind.get("ask", []) if _swap_target(s, seat, e["gift"])]
+        if wanted:
+            return rng.choice(wanted)
+        return by_kind["pass"][0]
     if draws:
         if "discard" in draws:
             top = GIFT_OF[s.discard[-1]]

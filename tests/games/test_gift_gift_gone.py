@@ -637,23 +637,88 @@ def test_refill_after_claim_waits_for_reshuffle():
     assert E.to_move(s) == [2]
 
 
-def test_game_ends_when_cards_run_out():
-    s = position(
-        4,
-        {0: [*LLAMAS[:3], c("tiki-bar", 1), c("fruitcake", 1), c("foot-spa", 1)]},
-        discard=[c("lava-lamp", 1)],
-    )
-    rest = list(s.deck)
-    s.deck = (rest[0],)
-    s.hands = (s.hands[0], s.hands[1] + tuple(rest[1:]), *s.hands[2:])
+def _ran_out_position(deck=("ggg-llama-planter-4",)):
+    """Two players, every gift but the Llama Planter claimed with three cards; seat 0 holds
+    three Llama Planters (a compulsory claim), the deck is ``deck``, one card is in the
+    discard pile and seat 1 holds every other card (no three of an unowned gift)."""
+    table = {
+        g: (
+            0 if g in ("fruitcake", "robot-vacuum", "foot-spa", "singing-fish") else 1,
+            [c(g, i) for i in (1, 2, 3)],
+        )
+        for g in SMALL_GIFTS
+        if g != "llama-planter"
+    }
+    zero = [*LLAMAS[:3], c("espresso-machine", 4), c("karaoke-machine", 4), c("snow-globe", 4)]
+    pile = [c("garden-gnome", 4)]
+    used = {*zero, *pile, *deck} | {x for _, cards in table.values() for x in cards}
+    one = sorted(set(E.setup(2, {}).box) - used)
+    return position(2, {0: zero, 1: one}, table=table, discard=pile, deck=list(deck))
+
+
+PASS0, PASS1 = {"by": 0, "do": "pass"}, {"by": 1, "do": "pass"}
+
+
+def test_cards_run_out_play_goes_on_until_a_full_round_without_claim_or_swap():
+    s = _ran_out_position()
+    assert points(s) == [42, 39]
+    refused(s, PASS0, "wrong_phase")  # no passing while the deck lasts
+    refused(_trade_position(), PASS0, "wrong_phase")
     s = apply_all(s, claim(0, "llama-planter"))
+    # The refill took the last deck card; one card is left in the discard pile, so the deck
+    # cannot be rebuilt. Claims, swaps and trades need no deck: the game goes on.
+    assert s.deck == ()
+    assert len(s.discard) == 1
+    assert not E.is_over(s)
+    assert E.view(s, 1)["cards_out"] is True
+    legal = E.legal_events(s, 1)
+    assert PASS1 in legal
+    assert draw(1, "deck") not in legal
+    assert draw(1, "discard") in legal
+    assert {"by": 1, "do": "claim", "gift": "espresso-machine"} in legal  # adding
+    s = apply_all(s, PASS1)
+    assert not E.is_over(s)
+    s = apply_all(s, claim(0, "llama-planter"))  # adds the Llama Planter the refill gave
+    assert points(s) == [46, 39]
+    assert len(s.hands[0]) == 3  # nothing to refill from
+    s = apply_all(s, PASS1)
+    assert not E.is_over(s)
+    s = apply_all(s, PASS0)  # two turns in a row (a full round) with no claim or swap
     assert E.is_over(s)
     assert s.end == "cards_ran_out"
     assert s.winner is None
-    assert len(s.hands[0]) == 4
     result = E.result(s)
-    assert result.scores[0] == 3 - (5 + 4 + 3 + VALUE[GIFT_OF[rest[0]]])
-    assert result.scores[0] == E.scores(s)[0]
+    assert result.scores == [46 - (4 + 3 + 2), 39 - _hand_value(s.hands[1])]
+    assert result.winners == [0]
+
+
+def test_claim_and_swap_after_the_cards_ran_out_can_still_win():
+    # The deck is already empty when seat 0's turn starts; its compulsory claim is played.
+    s = _ran_out_position(deck=())
+    s.table = {**s.table, "fruitcake": s.table["fruitcake"] + (c("fruitcake", 4),)}
+    s.hands = (
+        s.hands[0],
+        (*(x for x in s.hands[1] if x != c("fruitcake", 4)), c("llama-planter", 4)),
+    )
+    assert points(s) == [47, 39]
+    assert E.legal_events(s, 0) == [claim(0, "llama-planter")]
+    refused(s, PASS0, "must_claim")
+    s = apply_all(s, claim(0, "llama-planter"))
+    assert not E.is_over(s)
+    assert len(s.hands[0]) == 3
+    s = apply_all(s, PASS1)
+    # Seat 0 takes seat 1's three Espresso Machines (value 4) for its three Llama
+    # Planters with the fourth Espresso Machine from its hand: 50 - 3 + 16 = 63 >= 60.
+    swap = {"by": 0, "do": "swap", "gift": "espresso-machine", "give": "llama-planter"}
+    s = apply_all(s, swap)
+    assert points(s) == [63, 39 - 12 + 3]
+    assert E.is_over(s)
+    assert s.end == "target"
+    assert s.winner == 0
+
+
+def _hand_value(hand) -> int:
+    return sum(VALUE[GIFT_OF[x]] for x in hand)
 
 
 # -- winning -------------------------------------------------------------------------------
