@@ -38,3 +38,19 @@ class Unprocessable(ServiceError):
     """Well-formed, but the rules refuse it (an illegal event, an unfinished game)."""
 
     status = 422
+
+
+class Unauthorized(ServiceError):
+    """A seat token is needed and none was given."""
+
+    status = 401
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class Conflict(ServiceError):
+    """The request was based on a stale state (another event landed first)."""
+
+    status = 409

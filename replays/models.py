@@ -79,3 +79,46 @@ class Announcement(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class LiveGame(models.Model):
+    """A game played one validated event at a time through the API.
+
+    Each seat holds a secret token (only its SHA-256 is stored); while the game
+    is live, a seat sees only its own view. Chance events are drawn by the
+    server from ``seed`` and stored explicitly, like any other event. When the
+    game ends it becomes an ordinary :class:`Record`.
+    """
+
+    class Status(models.TextChoices):
+        LIVE = "live"
+        FINISHED = "finished"
+
+    game = models.CharField(max_length=32)
+    options = models.JSONField(default=dict)
+    players = models.JSONField(default=list)
+    meta = models.JSONField(default=dict)
+    seed = models.BigIntegerField()
+    token_hashes = models.JSONField(default=list)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.LIVE)
+    record = models.ForeignKey(Record, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+
+class LiveEvent(models.Model):
+    """Event number ``step`` of a live game; the unique step makes a lost race a conflict."""
+
+    live_game = models.ForeignKey(LiveGame, on_delete=models.CASCADE, related_name="live_events")
+    step = models.PositiveIntegerField()
+    event = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["live_game", "step"]
+        constraints = [
+            models.UniqueConstraint(fields=["live_game", "step"], name="live_event_unique_step"),
+        ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from replays.api import views
+from replays.api import live_views, views
 
 urlpatterns = [
     path("games/", views.GameListView.as_view(), name="game-list"),
@@ -12,5 +12,8 @@ urlpatterns = [
         views.RecordStepView.as_view(),
         name="record-step",
     ),
+    path("live/", live_views.LiveGameCreateView.as_view(), name="live-create"),
+    path("live/<int:live_id>/", live_views.LiveGameDetailView.as_view(), name="live-detail"),
+    path("live/<int:live_id>/events/", live_views.LiveEventView.as_view(), name="live-events"),
     path("schema/giftlog/", views.GiftlogSchemaView.as_view(), name="giftlog-schema"),
 ]

@@ -1,0 +1,103 @@
+"""Live play endpoints: thin views over replays.live."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from replays import live as live_play
+from replays.api.serializers import ErrorSerializer
+from replays.errors import BadRequest
+
+SEAT_HEADER = OpenApiParameter(
+    "Authorization",
+    str,
+    location=OpenApiParameter.HEADER,
+    description="`Seat <token>`: one of the tokens returned when the game was opened.",
+)
+ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422), ErrorSerializer)
+
+
+def seat_token(request: Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "seat" and token.strip() else None
+
+
+class LiveGameCreateView(APIView):
+    @extend_schema(
+        summary="Open a live game",
+        description=(
+            "Body: `game`, `players` (names in seat order), optional `options`, `meta` and "
+            "`seed` (for repeatable chance). Answers the game id and one secret token per "
+            "seat, shown only this once. Chance events (shuffles, deals) are drawn by the "
+            "server and recorded like any other event."
+        ),
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        live, tokens = live_play.live_game_create(document=request.data)
+        url = reverse("live-detail", args=[live.pk])
+        return Response(
+            {
+                "id": live.pk,
+                "game": live.game,
+                "players": live.players,
+                "seat_tokens": tokens,
+                "url": request.build_absolute_uri(url),
+            },
+            status=status.HTTP_201_CREATED,
+            headers={"Location": url},
+        )
+
+
+class LiveGameDetailView(APIView):
+    @extend_schema(
+        summary="A live game as your seat sees it",
+        description=(
+            "While the game is live a seat token is required and only that seat's view is "
+            "shown: its state, the events as it saw them, and its legal events. Once the "
+            "game is over it is a stored record and anyone may look."
+        ),
+        parameters=[SEAT_HEADER],
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+    )
+    def get(self, request: Request, live_id: int) -> Response:
+        live = live_play.live_game_get(live_id=live_id)
+        token = seat_token(request)
+        seat = live_play.live_seat_authenticate(live, token) if token else None
+        return Response(live_play.live_game_view(live, seat=seat))
+
+
+class LiveEventView(APIView):
+    @extend_schema(
+        summary="Play one event in a live game",
+        description=(
+            'Body: `{"step": k, "event": {"do": ..., ...}}` where `k` is the number of '
+            "events you have seen (a stale `k` answers 409 `stale_step`). `by` defaults to "
+            "your seat. An illegal event answers 422 naming the step and the reason; nothing "
+            "is recorded for it. The answer is your new view."
+        ),
+        parameters=[SEAT_HEADER],
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT, **ERRORS},
+    )
+    def post(self, request: Request, live_id: int) -> Response:
+        body = request.data
+        if not isinstance(body, dict) or "event" not in body:
+            raise BadRequest(
+                "invalid_request", 'Send {"step": <events seen>, "event": {...}}.', field="event"
+            )
+        step = body.get("step")
+        if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
+            raise BadRequest("invalid_request", '"step" must be a whole number.', field="step")
+        live, seat = live_play.live_event_submit(
+            live_id=live_id, token=seat_token(request), event=body["event"], expected_step=step
+        )
+        return Response(live_play.live_game_view(live, seat=seat), status=status.HTTP_201_CREATED)

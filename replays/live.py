@@ -1,0 +1,229 @@
+"""Live games: one validated event at a time, with each seat behind its own token.
+
+Writes (``live_game_create``, ``live_event_submit``) follow the same order as
+uploads: check, then do, then announce after commit. The row is locked, the
+client's expected step is compared (a stale client gets a conflict, as
+boardgame.io's ``_stateID`` does), and the new events are inserted under a
+unique (game, step) constraint so a lost race can never fork the log. Reads
+(``live_game_view``) only ever return the engine's view for the caller's seat
+while the game is live: this is the hidden-information boundary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games.base import CHANCE, Engine, IllegalEvent, InvalidSetup
+from games.play import replay
+from games.registry import get_engine
+from replays.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from replays.giftlog import FORMAT, giftlog_parse
+from replays.models import LiveEvent, LiveGame
+from replays.services import record_submit
+
+MAX_SEED = 2**63 - 1
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _chance_events(engine: Engine, state: Any, *, seed: int, step: int) -> tuple[Any, list[dict]]:
+    """Let chance act until a seat must: each draw is seeded by (seed, step), so repeatable."""
+    drawn: list[dict] = []
+    while not engine.is_over(state) and CHANCE in engine.to_move(state):
+        rng = random.Random(f"{seed}:{step + len(drawn)}")
+        event = engine.sample_chance(state, rng)
+        state = engine.apply(state, event)
+        drawn.append(event)
+    return state, drawn
+
+
+# -- writes -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def live_game_create(*, document: Any) -> tuple[LiveGame, list[str]]:
+    """Open a live game; returns it and the seat tokens (shown once, stored hashed)."""
+    if not isinstance(document, dict):
+        raise BadRequest("invalid_envelope", "A live game is described by a JSON object.", field="")
+    seed = document.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED)
+    elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise BadRequest(
+            "invalid_envelope", f'"seed" must be a whole number from 0 to {MAX_SEED}.', field="seed"
+        )
+    envelope = {k: v for k, v in document.items() if k != "seed"}
+    log = giftlog_parse({**envelope, "format": FORMAT, "events": []})
+    engine = get_engine(log.game)
+    try:
+        state = engine.setup(len(log.players), log.options)
+    except InvalidSetup as exc:
+        raise BadRequest("invalid_setup", exc.message, reason=exc.code, **exc.detail) from exc
+    tokens = [secrets.token_urlsafe(24) for _ in log.players]
+    live = LiveGame.objects.create(
+        game=log.game,
+        options=log.options,
+        players=log.players,
+        meta=log.meta,
+        seed=seed,
+        token_hashes=[_token_hash(t) for t in tokens],
+    )
+    _, drawn = _chance_events(engine, state, seed=seed, step=0)
+    LiveEvent.objects.bulk_create(
+        LiveEvent(live_game=live, step=step, event=event) for step, event in enumerate(drawn)
+    )
+    return live, tokens
+
+
+def live_event_submit(
+    *, live_id: int, token: str | None, event: Any, expected_step: Any = None
+) -> tuple[LiveGame, int]:
+    """Apply one seat's event to a live game; returns the game and the acting seat.
+
+    ``expected_step`` (the number of events the client has seen) guards against
+    acting on a stale state: if another event landed first, the answer is a
+    conflict and the client reloads. Chance events that follow are drawn at once.
+    """
+    try:
+        with transaction.atomic():
+            return _live_event_submit(live_id, token, event, expected_step)
+    except IntegrityError:
+        raise Conflict(
+            "stale_step", "Another event was recorded at the same moment; reload and retry."
+        ) from None
+
+
+def _live_event_submit(
+    live_id: int, token: str | None, event: Any, expected_step: Any
+) -> tuple[LiveGame, int]:
+    live = LiveGame.objects.select_for_update().filter(pk=live_id).first()
+    if live is None:
+        raise NotFound("not_found", f"There is no live game {live_id}.")
+    seat = live_seat_authenticate(live, token)
+    if live.status != LiveGame.Status.LIVE:
+        raise Conflict(
+            "game_over", "This game is over; it is stored as a record.", record=live.record_id
+        )
+    events = live_events(live)
+    if expected_step is not None and expected_step != len(events):
+        raise Conflict(
+            "stale_step",
+            f"The game is at step {len(events)}, not {expected_step}; reload and retry.",
+            step=len(events),
+        )
+    if not isinstance(event, dict):
+        raise BadRequest("invalid_request", '"event" must be a JSON object.', field="event")
+    event = {"by": seat, **event}
+    if event["by"] != seat:
+        raise Forbidden(
+            "not_your_seat",
+            f"Your token is seat {seat}'s; it cannot act for {event['by']!r}.",
+            seat=seat,
+        )
+    engine = get_engine(live.game)
+    state = replay(engine, len(live.players), live.options, events)
+    step = len(events)
+    try:
+        state = engine.apply(state, event)
+    except IllegalEvent as exc:
+        raise Unprocessable(
+            "illegal_event",
+            f"Event {step} is illegal: {exc.message}",
+            step=step,
+            reason=exc.code,
+            event=event,
+            **exc.detail,
+        ) from exc
+    state, drawn = _chance_events(engine, state, seed=live.seed, step=step + 1)
+    LiveEvent.objects.bulk_create(
+        LiveEvent(live_game=live, step=step + offset, event=e)
+        for offset, e in enumerate([event, *drawn])
+    )
+    if engine.is_over(state):
+        record, _ = record_submit(document=live_game_document(live, [*events, event, *drawn]))
+        live.record = record
+        live.status = LiveGame.Status.FINISHED
+    live.save(update_fields=["record", "status", "updated_at"])
+    return live, seat
+
+
+# -- reads ------------------------------------------------------------------------------
+
+
+def live_game_get(*, live_id: int) -> LiveGame:
+    live = LiveGame.objects.filter(pk=live_id).first()
+    if live is None:
+        raise NotFound("not_found", f"There is no live game {live_id}.")
+    return live
+
+
+def live_seat_authenticate(live: LiveGame, token: str | None) -> int:
+    """The seat a token belongs to; compared in constant time against every seat."""
+    if not token:
+        raise Unauthorized(
+            "seat_token_required", 'Send your seat token: "Authorization: Seat <token>".'
+        )
+    digest = _token_hash(token)
+    seat = None
+    for index, stored in enumerate(live.token_hashes):
+        if hmac.compare_digest(stored, digest):
+            seat = index
+    if seat is None:
+        raise Forbidden("bad_seat_token", "This token is not a seat of this game.")
+    return seat
+
+
+def live_events(live: LiveGame) -> list[dict]:
+    return list(live.live_events.order_by("step").values_list("event", flat=True))
+
+
+def live_game_document(live: LiveGame, events: list[dict]) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "game": live.game,
+        "options": live.options,
+        "players": live.players,
+        "meta": live.meta,
+        "events": events,
+    }
+
+
+def live_game_view(live: LiveGame, *, seat: int | None) -> dict[str, Any]:
+    """What the caller may see: its seat's view while live, everything once finished.
+
+    Scores are left out while the game is live: in some games (Gift Economy)
+    they are computed from hidden hands. The engine's seat view carries what
+    the seat may know of the score.
+    """
+    if seat is None and live.status == LiveGame.Status.LIVE:
+        raise Unauthorized(
+            "seat_token_required",
+            "A live game is shown only to its seats; send your seat token.",
+        )
+    engine = get_engine(live.game)
+    events = live_events(live)
+    state = replay(engine, len(live.players), live.options, events)
+    over = engine.is_over(state)
+    movers = engine.to_move(state)
+    return {
+        "id": live.pk,
+        "game": live.game,
+        "players": live.players,
+        "status": live.status,
+        "seat": seat,
+        "step": len(events),
+        "to_move": ["chance" if m == CHANCE else m for m in movers],
+        "legal_events": engine.legal_events(state, seat) if seat in movers else [],
+        "events": [engine.event_view(e, seat) for e in events],
+        "state": engine.view(state, seat),
+        "record": live.record_id,
+        "result": engine.result(state).to_json() if over else None,
+    }
