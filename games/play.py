@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from games.base import CHANCE, Engine, Event, IllegalEvent
+from games.base import CHANCE, Actor, Engine, Event, IllegalEvent
 
 Bot = Callable[[Engine, Any, int, random.Random], Event]
 
@@ -66,6 +66,24 @@ BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 INTERRUPT_CHANCE = 0.05
 
 
+def waiting_for(engine: Engine, state: Any) -> list[Actor]:
+    """The actors the game waits for: ``to_move`` less seats that may only interrupt.
+
+    A seat holding an "any moment" card (GiftTRAP's) is in ``to_move`` all
+    round long; clients and bots should not treat it as that seat's turn.
+    """
+    movers = engine.to_move(state)
+    interrupts = engine.interrupt_event_types
+    if not interrupts:
+        return movers
+    return [
+        actor
+        for actor in movers
+        if actor == CHANCE
+        or any(event["do"] not in interrupts for event in engine.legal_events(state, actor))
+    ]
+
+
 def choose_mover(engine: Engine, state: Any, movers: Sequence[int], rng: random.Random) -> int:
     """The seat that acts next in self-play.
 
@@ -74,16 +92,9 @@ def choose_mover(engine: Engine, state: Any, movers: Sequence[int], rng: random.
     """
     if len(movers) == 1:
         return movers[0]
-    interrupts = engine.interrupt_event_types
-    if not interrupts:
-        return rng.choice(movers)
-    waited_for = [
-        seat
-        for seat in movers
-        if any(event["do"] not in interrupts for event in engine.legal_events(state, seat))
-    ]
-    if waited_for and (len(waited_for) == len(movers) or rng.random() >= INTERRUPT_CHANCE):
-        return rng.choice(waited_for)
+    waited = [seat for seat in waiting_for(engine, state) if seat != CHANCE]
+    if waited and (len(waited) == len(movers) or rng.random() >= INTERRUPT_CHANCE):
+        return rng.choice(waited)
     return rng.choice(movers)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.base import CHANCE, Engine, IllegalEvent, InvalidSetup
-from games.play import replay
+from games.play import replay, waiting_for
 from games.registry import get_engine
 from replays.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from replays.giftlog import FORMAT, giftlog_parse
@@ -221,6 +221,7 @@ def live_game_view(live: LiveGame, *, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "step": len(events),
         "to_move": ["chance" if m == CHANCE else m for m in movers],
+        "waiting_for": ["chance" if m == CHANCE else m for m in waiting_for(engine, state)],
         "legal_events": engine.legal_events(state, seat) if seat in movers else [],
         "events": [engine.event_view(e, seat) for e in events],
         "state": engine.view(state, seat),

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from games.base import CHANCE
-from games.play import replay_states
+from games.play import replay_states, waiting_for
 from games.registry import get_engine
 from replays.errors import BadRequest, NotFound
 from replays.giftlog import giftlog_document
@@ -88,6 +88,7 @@ def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str
         "seat": seat,
         "event": engine.event_view(event, seat) if event is not None else None,
         "to_move": ["chance" if m == CHANCE else m for m in movers],
+        "waiting_for": ["chance" if m == CHANCE else m for m in waiting_for(engine, state)],
         "legal_events": {str(s): engine.legal_events(state, s) for s in seats},
         "scores": engine.scores(state),
         "is_over": over,
