@@ -137,10 +137,7 @@ def _live_event_submit(
         raise Unprocessable(
             "illegal_event",
             f"Event {step} is illegal: {exc.message}",
-            step=step,
-            reason=exc.code,
-            event=event,
-            **exc.detail,
+            **{**exc.detail, "step": step, "reason": exc.code, "event": event},
         ) from exc
     state, drawn = _chance_events(engine, state, seed=live.seed, step=step + 1)
     LiveEvent.objects.bulk_create(

@@ -40,10 +40,12 @@ def record_validate(log: Giftlog) -> dict[str, Any]:
         raise Unprocessable(
             "illegal_event",
             f"Event {exc.step} is illegal: {exc.message}",
-            step=exc.step,
-            reason=exc.code,
-            event=log.events[exc.step] if exc.step is not None else None,
-            **exc.detail,
+            **{
+                **exc.detail,
+                "step": exc.step,
+                "reason": exc.code,
+                "event": log.events[exc.step] if exc.step is not None else None,
+            },
         ) from exc
     if not engine.is_over(state):
         waiting = ["chance" if m == CHANCE else m for m in engine.to_move(state)]
@@ -54,16 +56,22 @@ def record_validate(log: Giftlog) -> dict[str, Any]:
             to_move=waiting,
         )
     result = engine.result(state).to_json()
-    if log.result is not None:
-        mismatched = sorted(k for k, v in log.result.items() if result.get(k) != v)
-        if mismatched:
-            raise Unprocessable(
-                "result_mismatch",
-                f"The given result differs from the rules' result in: {', '.join(mismatched)}.",
-                given=log.result,
-                computed=result,
-            )
+    result_check(log.result, result)
     return result
+
+
+def result_check(given: dict[str, Any] | None, computed: dict[str, Any]) -> None:
+    """An uploaded ``result`` is optional; each key given must equal the computed one."""
+    if given is None:
+        return
+    mismatched = sorted(k for k, v in given.items() if computed.get(k) != v)
+    if mismatched:
+        raise Unprocessable(
+            "result_mismatch",
+            f"The given result differs from the rules' result in: {', '.join(mismatched)}.",
+            given=given,
+            computed=computed,
+        )
 
 
 def record_submit(*, document: Any) -> tuple[Record, bool]:
@@ -75,6 +83,7 @@ def record_submit(*, document: Any) -> tuple[Record, bool]:
     log = giftlog_parse(document)
     existing = Record.objects.filter(digest=log.digest).first()
     if existing is not None:
+        result_check(log.result, existing.result)
         return existing, False
     result = record_validate(log)
     try:

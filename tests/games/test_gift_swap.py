@@ -112,15 +112,28 @@ def test_scoring_example_played_to_the_end():
     # Turn 4, seat 0: its Red 2 for seat 2's Red 5 (rewrap effect, declined).
     s = play(
         s,
-        ev(0, "swap", card=row(s, 0).index("gs-r2"), with_seat=2,
-           with_card=row(s, 2).index("gs-r5")),
+        ev(
+            0,
+            "swap",
+            card=row(s, 0).index("gs-r2"),
+            with_seat=2,
+            with_card=row(s, 2).index("gs-r5"),
+        ),
     )
     s = place_all(play(s, ev(0, "choose", choice="open"), ev(2, "choose", choice="keep")))
     assert E.step(s) == "effect"
     s = play(s, ev(0, "decline"))
     # Turn 5, seat 1: its Blue 3 for seat 0's last face-down card (Blue 2).
-    s = play(s, ev(1, "swap", card=row(s, 1).index("gs-b3"), with_seat=0,
-                   with_card=row(s, 0).index("gs-b2")))
+    s = play(
+        s,
+        ev(
+            1,
+            "swap",
+            card=row(s, 1).index("gs-b3"),
+            with_seat=0,
+            with_card=row(s, 0).index("gs-b2"),
+        ),
+    )
     s = place_all(play(s, ev(0, "choose", choice="open"), ev(1, "choose", choice="keep")))
     # Seat 0's row is all face up, but the turn ends only after its trade effect.
     assert all(c in s.up for c in s.rows[0])
@@ -221,7 +234,9 @@ def test_deal_sizes_and_knowledge(n):
         mine = [slot["card"] for slot in E.view(s, seat)["rows"][seat]]
         assert mine == list(s.rows[seat])
         assert E.event_view({"by": "chance", "do": "deal", "order": list(ALL_IDS)}, seat) == {
-            "by": "chance", "do": "deal", "hidden": True,
+            "by": "chance",
+            "do": "deal",
+            "hidden": True,
         }
     assert E.to_move(s) == list(range(n))
 
@@ -238,24 +253,30 @@ def test_bad_deal_refused():
 def test_arrangement_rules():
     s = E.setup(3)
     s = E.apply(s, ev("chance", "deal", order=deal_order(ROWS3, ASIDE3)))
-    refused(s, ev(0, "arrange", order=["gs-r3", "gs-b1", "gs-r1", "gs-r2", "gs-b2"]),
-            "not_ascending")
+    refused(
+        s, ev(0, "arrange", order=["gs-r3", "gs-b1", "gs-r1", "gs-r2", "gs-b2"]), "not_ascending"
+    )
     refused(s, ev(0, "arrange", order=["gs-r1", "gs-b1", "gs-r2", "gs-b2"]), "not_your_cards")
-    refused(s, ev(0, "arrange", order=["gs-r1", "gs-b1", "gs-r2", "gs-b2", "gs-r4"]),
-            "not_your_cards")
+    refused(
+        s, ev(0, "arrange", order=["gs-r1", "gs-b1", "gs-r2", "gs-b2", "gs-r4"]), "not_your_cards"
+    )
     # Equal values either way round; Party Props anywhere (seat 1 has two of them).
     legal0 = E.legal_events(s, 0)
     assert len(legal0) == 4  # 1s either way, 2s either way
     assert ev(0, "arrange", order=["gs-b1", "gs-r1", "gs-b2", "gs-r2", "gs-r3"]) in legal0
     legal1 = E.legal_events(s, 1)
     assert len(legal1) == 5 * 4 * 2  # two Props into five places; the 4s either way
-    assert ev(1, "arrange", order=["gs-b3", "gs-r4", "gs-p-polaroid", "gs-b4",
-                                   "gs-p-neonball"]) in legal1
+    assert (
+        ev(1, "arrange", order=["gs-b3", "gs-r4", "gs-p-polaroid", "gs-b4", "gs-p-neonball"])
+        in legal1
+    )
     # Arrangements are secret, simultaneous, in any order.
     s = E.apply(s, ev(2, "arrange", order=ROWS3[2]))
     assert E.to_move(s) == [0, 1]
     assert E.event_view(ev(2, "arrange", order=ROWS3[2]), 0) == {
-        "by": 2, "do": "arrange", "hidden": True,
+        "by": 2,
+        "do": "arrange",
+        "hidden": True,
     }
 
 
@@ -458,8 +479,7 @@ def test_special_condition_after_two_rounds_without_a_flip(start):
         assert E.to_move(s) == [seat]
         assert E.step(s) == "flip"
         assert len(E.legal_events(s, seat)) == 5
-        refused(s, ev(seat, "swap", card=0, with_seat=(seat + 1) % 3, with_card=0),
-                "wrong_step")
+        refused(s, ev(seat, "swap", card=0, with_seat=(seat + 1) % 3, with_card=0), "wrong_step")
         card = s.rows[seat][0]
         s = E.apply(s, ev(seat, "flip", card=0))
         assert card in s.up
@@ -514,9 +534,7 @@ def test_views_never_expose_an_uncommitted_choice(seed, n):
             for other in range(n):
                 if other != seat:
                     assert E.view(after["keep"], other) == E.view(after["open"], other)
-                    assert E.event_view(made["keep"], other) == E.event_view(
-                        made["open"], other
-                    )
+                    assert E.event_view(made["keep"], other) == E.event_view(made["open"], other)
             checked += 1
     assert checked > 0
 
@@ -542,8 +560,11 @@ def test_setup_refuses_options_that_are_not_an_object_of_names(options):
 
 def test_event_with_non_string_field_names_is_malformed():
     s = started()
-    refused(s, {"by": 0, "do": "swap", "card": 0, "with_seat": 1, "with_card": 0,
-                1: 2, "zz": 3}, "malformed_event")
+    refused(
+        s,
+        {"by": 0, "do": "swap", "card": 0, "with_seat": 1, "with_card": 0, 1: 2, "zz": 3},
+        "malformed_event",
+    )
     refused(E.setup(3), {"by": "chance", "do": "deal", None: 1, "x": 2}, "malformed_event")
 
 

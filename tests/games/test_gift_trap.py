@@ -97,10 +97,18 @@ def with_tracks(s: GiftTrapState, give: list[int], get: list[int]) -> GiftTrapSt
 # -- the scoring table ---------------------------------------------------------------
 GETS_4P = {0: (1, 2, 3, 4), 1: (2, 3, 4, 5), 2: (3, 4, 5, 1), 3: (4, 5, 1, 2)}
 GIVES_4P = {
-    (0, 1): 2, (0, 2): 3, (0, 3): 4,
-    (1, 0): 1, (1, 2): 5, (1, 3): 3,
-    (2, 0): 5, (2, 1): 4, (2, 3): 1,
-    (3, 0): 4, (3, 1): 3, (3, 2): 5,
+    (0, 1): 2,
+    (0, 2): 3,
+    (0, 3): 4,
+    (1, 0): 1,
+    (1, 2): 5,
+    (1, 3): 3,
+    (2, 0): 5,
+    (2, 1): 4,
+    (2, 3): 1,
+    (3, 0): 4,
+    (3, 1): 3,
+    (3, 2): 5,
 }
 
 
@@ -114,10 +122,18 @@ def test_scoring_table_great_good_ok_no_way_no_match():
     assert s.get_pos == (0, 6, 5, 3)
     assert E.scores(s) == [9, 9, 7, 6]
     assert [x["match"] for x in E.view(s, None)["round_log"]] == [
-        "great", "no_match", "no_way",
-        "great", "ok", "good",
-        "great", "ok", "ok",
-        "great", "no_match", "ok",
+        "great",
+        "no_match",
+        "no_way",
+        "great",
+        "ok",
+        "good",
+        "great",
+        "ok",
+        "ok",
+        "great",
+        "no_match",
+        "ok",
     ]
     first = E.view(s, None)["round_log"][0]
     assert (first["receiver"], first["giver"], first["gift"]) == (0, 1, 1)
@@ -443,9 +459,17 @@ def test_gifttrap_may_be_played_while_giving_by_a_player_who_has_finished():
 
 def test_options_are_checked():
     for bad in (
-        {"expert_cards": 1}, {"packs": []}, {"packs": ["pink"]}, {"packs": ["red", "red"]},
-        {"packs": "red"}, {"track_length": 5}, {"zone_size": 0}, {"zone_size": 26},
-        {"first_dealer": 3}, {"max_rounds": 0}, {"max_rounds": True},
+        {"expert_cards": 1},
+        {"packs": []},
+        {"packs": ["pink"]},
+        {"packs": ["red", "red"]},
+        {"packs": "red"},
+        {"track_length": 5},
+        {"zone_size": 0},
+        {"zone_size": 26},
+        {"first_dealer": 3},
+        {"max_rounds": 0},
+        {"max_rounds": True},
     ):
         with pytest.raises(InvalidSetup) as info:
             E.setup(3, bad)
@@ -541,7 +565,10 @@ def test_scramble_would_catch_a_leak():
 def test_a_give_is_shown_to_its_receiver_only_when_turned_over():
     s = E.apply(start(3), ev(1, "give", to=0, gift=3))
     assert E.event_view(ev(1, "give", to=0, gift=3), 0) == {
-        "by": 1, "do": "give", "to": 0, "hidden": True,
+        "by": 1,
+        "do": "give",
+        "to": 0,
+        "hidden": True,
     }
     assert E.view(s, 0)["players"][1]["gave"] == [{"to": 0}]
     assert E.view(s, 1)["players"][1]["gave"] == [{"to": 0, "gift": 3}]

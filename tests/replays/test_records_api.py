@@ -199,3 +199,13 @@ def test_body_over_the_size_limit_is_a_413_in_the_error_shape(api, make_document
     assert response.status_code == 413
     assert response.json()["code"] == "too_large"
     assert Record.objects.count() == 0
+
+
+def test_reupload_of_a_stored_game_with_a_wrong_result_is_refused(api, make_document):
+    document = make_document(seed=12)
+    stored = post(api, document).json()
+    wrong = {**document, "result": {"winners": [s + 1 for s in stored["result"]["winners"]]}}
+    response = post(api, wrong)
+    assert response.status_code == 422
+    assert response.json()["code"] == "result_mismatch"
+    assert post(api, {**document, "result": stored["result"]}).status_code == 200
