@@ -20,7 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.base import CHANCE, Engine, IllegalEvent, InvalidSetup
-from games.play import replay, waiting_for
+from games.play import BOTS, replay, waiting_for
 from games.registry import get_engine
 from replays.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from replays.giftlog import FORMAT, giftlog_parse
@@ -34,23 +34,71 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _chance_events(engine: Engine, state: Any, *, seed: int, step: int) -> tuple[Any, list[dict]]:
-    """Let chance act until a seat must: each draw is seeded by (seed, step), so repeatable."""
+MAX_AUTO_EVENTS = 100_000
+
+
+def _auto_events(
+    engine: Engine, state: Any, *, seed: int, step: int, bots: dict[int, str]
+) -> tuple[Any, list[dict]]:
+    """Let the server's actors play until a person must: chance, then bot seats.
+
+    Every draw and every bot choice is seeded by (seed, step), so the same game
+    replays to the same events; what is stored is always the explicit events.
+    """
     drawn: list[dict] = []
-    while not engine.is_over(state) and CHANCE in engine.to_move(state):
+    while not engine.is_over(state) and len(drawn) < MAX_AUTO_EVENTS:
         rng = random.Random(f"{seed}:{step + len(drawn)}")
-        event = engine.sample_chance(state, rng)
+        waiting = waiting_for(engine, state)
+        if CHANCE in waiting:
+            event = engine.sample_chance(state, rng)
+        else:
+            bot_seats = [seat for seat in waiting if seat in bots]
+            if not bot_seats:
+                break
+            seat = bot_seats[0]
+            event = BOTS[bots[seat]](engine, state, seat, rng)
         state = engine.apply(state, event)
         drawn.append(event)
     return state, drawn
+
+
+def _bots_parse(value: Any, num_players: int) -> dict[int, str]:
+    """``{"1": "greedy"}``: seats the server plays, by seat number (JSON keys are strings)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BadRequest(
+            "invalid_envelope", '"bots" must map seat numbers to bot names.', field="bots"
+        )
+    bots: dict[int, str] = {}
+    for key, name in value.items():
+        seat = int(key) if isinstance(key, str) and key.isdigit() else None
+        if seat is None or not 0 <= seat < num_players:
+            raise BadRequest(
+                "invalid_envelope", f"Bot seat {key!r} is not a seat of this game.", field="bots"
+            )
+        if name not in BOTS:
+            raise BadRequest(
+                "invalid_envelope",
+                f"Unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}.",
+                field="bots",
+            )
+        bots[seat] = name
+    if len(bots) == num_players:
+        raise BadRequest("invalid_envelope", "At least one seat must be a person's.", field="bots")
+    return bots
 
 
 # -- writes -----------------------------------------------------------------------------
 
 
 @transaction.atomic
-def live_game_create(*, document: Any) -> tuple[LiveGame, list[str]]:
-    """Open a live game; returns it and the seat tokens (shown once, stored hashed)."""
+def live_game_create(*, document: Any) -> tuple[LiveGame, list[str | None]]:
+    """Open a live game; returns it and the seat tokens (shown once, stored hashed).
+
+    Seats named in ``bots`` are played by the server (no token); the game then
+    runs until a person must act.
+    """
     if not isinstance(document, dict):
         raise BadRequest("invalid_envelope", "A live game is described by a JSON object.", field="")
     seed = document.get("seed")
@@ -60,23 +108,27 @@ def live_game_create(*, document: Any) -> tuple[LiveGame, list[str]]:
         raise BadRequest(
             "invalid_envelope", f'"seed" must be a whole number from 0 to {MAX_SEED}.', field="seed"
         )
-    envelope = {k: v for k, v in document.items() if k != "seed"}
+    envelope = {k: v for k, v in document.items() if k not in ("seed", "bots")}
     log = giftlog_parse({**envelope, "format": FORMAT, "events": []})
+    bots = _bots_parse(document.get("bots"), len(log.players))
     engine = get_engine(log.game)
     try:
         state = engine.setup(len(log.players), log.options)
     except InvalidSetup as exc:
         raise BadRequest("invalid_setup", exc.message, reason=exc.code, **exc.detail) from exc
-    tokens = [secrets.token_urlsafe(24) for _ in log.players]
+    tokens = [
+        None if seat in bots else secrets.token_urlsafe(24) for seat in range(len(log.players))
+    ]
     live = LiveGame.objects.create(
         game=log.game,
         options=log.options,
         players=log.players,
         meta=log.meta,
         seed=seed,
-        token_hashes=[_token_hash(t) for t in tokens],
+        token_hashes=[_token_hash(t) if t else "" for t in tokens],
+        bots={str(seat): name for seat, name in bots.items()},
     )
-    _, drawn = _chance_events(engine, state, seed=seed, step=0)
+    _, drawn = _auto_events(engine, state, seed=seed, step=0, bots=bots)
     LiveEvent.objects.bulk_create(
         LiveEvent(live_game=live, step=step, event=event) for step, event in enumerate(drawn)
     )
@@ -139,7 +191,7 @@ def _live_event_submit(
             f"Event {step} is illegal: {exc.message}",
             **{**exc.detail, "step": step, "reason": exc.code, "event": event},
         ) from exc
-    state, drawn = _chance_events(engine, state, seed=live.seed, step=step + 1)
+    state, drawn = _auto_events(engine, state, seed=live.seed, step=step + 1, bots=live_bots(live))
     LiveEvent.objects.bulk_create(
         LiveEvent(live_game=live, step=step + offset, event=e)
         for offset, e in enumerate([event, *drawn])
@@ -171,11 +223,15 @@ def live_seat_authenticate(live: LiveGame, token: str | None) -> int:
     digest = _token_hash(token)
     seat = None
     for index, stored in enumerate(live.token_hashes):
-        if hmac.compare_digest(stored, digest):
+        if stored and hmac.compare_digest(stored, digest):
             seat = index
     if seat is None:
         raise Forbidden("bad_seat_token", "This token is not a seat of this game.")
     return seat
+
+
+def live_bots(live: LiveGame) -> dict[int, str]:
+    return {int(seat): name for seat, name in live.bots.items()}
 
 
 def live_events(live: LiveGame) -> list[dict]:
@@ -214,6 +270,7 @@ def live_game_view(live: LiveGame, *, seat: int | None) -> dict[str, Any]:
         "id": live.pk,
         "game": live.game,
         "players": live.players,
+        "bots": live.bots,
         "status": live.status,
         "seat": seat,
         "step": len(events),

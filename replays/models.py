@@ -100,6 +100,7 @@ class LiveGame(models.Model):
     meta = models.JSONField(default=dict)
     seed = models.BigIntegerField()
     token_hashes = models.JSONField(default=list)
+    bots = models.JSONField(default=dict, blank=True)  # {"seat": bot name}: played by us
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.LIVE)
     record = models.ForeignKey(Record, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -176,3 +176,60 @@ def test_unknown_live_game(api):
         "/api/live/12345/events/", {"event": {}}, format="json", HTTP_AUTHORIZATION="Seat x"
     )
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("game", engine_slugs())
+def test_one_person_against_the_service_bots(api, game):
+    engine = get_engine(game)
+    n = engine.min_players
+    bots = {str(seat): "greedy" for seat in range(1, n)}
+    response = api.post(
+        "/api/live/",
+        {"game": game, "players": NAMES[:n], "seed": 11, "bots": bots},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    live_id, tokens = response.json()["id"], response.json()["seat_tokens"]
+    assert tokens[0]
+    assert tokens[1:] == [None] * (n - 1), "bot seats get no token"
+    rng = random.Random(5)
+    for _ in range(20_000):
+        view = api.get(f"/api/live/{live_id}/", **as_seat(tokens[0])).json()
+        if view["status"] == "finished":
+            break
+        # The server has played every bot move: only the person is waited for.
+        assert view["waiting_for"] == [0], view["waiting_for"]
+        event = rng.choice(view["legal_events"])
+        played = api.post(
+            f"/api/live/{live_id}/events/",
+            {"step": view["step"], "event": event},
+            format="json",
+            **as_seat(tokens[0]),
+        )
+        assert played.status_code == 201, played.json()
+    else:
+        pytest.fail("the game against bots did not end")
+    events = live_events(LiveGame.objects.get(pk=live_id))
+    assert any(isinstance(e["by"], int) and e["by"] > 0 for e in events), "the bots played"
+    assert Record.objects.get(pk=view["record"]).events == events
+
+
+@pytest.mark.parametrize(
+    "bots",
+    [
+        {"5": "greedy"},
+        {"x": "greedy"},
+        {"1": "genius"},
+        ["greedy"],
+        {"0": "random", "1": "random", "2": "random"},
+    ],
+)
+def test_bad_bot_seats_are_refused(api, bots):
+    response = api.post(
+        "/api/live/",
+        {"game": "secret_santa", "players": NAMES[:3], "bots": bots},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["detail"]["field"] == "bots"
+    assert LiveGame.objects.count() == 0
