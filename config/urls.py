@@ -10,6 +10,7 @@ urlpatterns = [
     path("", analytics_views.home, name="home"),
     path("games/<slug:slug>/", analytics_views.game_dashboard, name="game-dashboard"),
     path("records/<int:record_id>/", replays_views.record_replay_page, name="record-replay"),
+    path("live/<int:live_id>/", replays_views.live_game_page, name="live-page"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("replays.api.urls")),

@@ -19,3 +19,8 @@ def record_replay_page(request: HttpRequest, record_id: int) -> HttpResponse:
         "replays/replay.html",
         {"record": record, "players": selectors.record_player_names(record)},
     )
+
+
+def live_game_page(request: HttpRequest, live_id: int) -> HttpResponse:
+    """The page only talks to the API with the seat token from the URL fragment."""
+    return render(request, "replays/live.html", {"live_id": live_id})

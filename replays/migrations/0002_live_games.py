@@ -5,44 +5,79 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('replays', '0001_initial'),
+        ("replays", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='LiveGame',
+            name="LiveGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=32)),
-                ('options', models.JSONField(default=dict)),
-                ('players', models.JSONField(default=list)),
-                ('meta', models.JSONField(default=dict)),
-                ('seed', models.BigIntegerField()),
-                ('token_hashes', models.JSONField(default=list)),
-                ('bots', models.JSONField(blank=True, default=dict)),
-                ('status', models.CharField(choices=[('live', 'Live'), ('finished', 'Finished')], default='live', max_length=16)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('record', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to='replays.record')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(max_length=32)),
+                ("options", models.JSONField(default=dict)),
+                ("players", models.JSONField(default=list)),
+                ("meta", models.JSONField(default=dict)),
+                ("seed", models.BigIntegerField()),
+                ("token_hashes", models.JSONField(default=list)),
+                ("bots", models.JSONField(blank=True, default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("live", "Live"), ("finished", "Finished")],
+                        default="live",
+                        max_length=16,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "record",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to="replays.record",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='LiveEvent',
+            name="LiveEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('step', models.PositiveIntegerField()),
-                ('event', models.JSONField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('live_game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='live_events', to='replays.livegame')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("step", models.PositiveIntegerField()),
+                ("event", models.JSONField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "live_game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="live_events",
+                        to="replays.livegame",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['live_game', 'step'],
-                'constraints': [models.UniqueConstraint(fields=('live_game', 'step'), name='live_event_unique_step')],
+                "ordering": ["live_game", "step"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("live_game", "step"), name="live_event_unique_step"
+                    )
+                ],
             },
         ),
     ]

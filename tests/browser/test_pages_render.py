@@ -63,3 +63,23 @@ def test_replay_viewer_shows_a_step_from_the_api(live_server, make_document, tmp
     dom = rendered_dom(f"{live_server.url}/records/{record.pk}/", tmp_path)
     # Filled in by the page's script from /api/records/<id>/steps/0/.
     assert '<pre id="to_move">["chance"]</pre>' in dom
+
+
+def test_live_page_shows_the_seat_its_moves_and_nothing_without_a_token(live_server, api, tmp_path):
+    opened = api.post(
+        "/api/live/",
+        {
+            "game": "secret_santa",
+            "players": ["ana", "bot-1", "bot-2"],
+            "seed": 4,
+            "bots": {"1": "greedy", "2": "greedy"},
+        },
+        format="json",
+    ).json()
+    url = f"{live_server.url}/live/{opened['id']}/"
+    dom = rendered_dom(f"{url}#token={opened['seat_tokens'][0]}", tmp_path)
+    assert "Your move (seat 0)" in dom
+    assert dom.count('{"do":"take"') >= 1, "the seat's legal events are buttons"
+    anonymous = rendered_dom(url, tmp_path / "anonymous")
+    assert "send your seat token" in anonymous
+    assert '"hand"' not in anonymous
