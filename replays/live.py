@@ -115,7 +115,9 @@ def live_game_create(*, document: Any) -> tuple[LiveGame, list[str | None]]:
     try:
         state = engine.setup(len(log.players), log.options)
     except InvalidSetup as exc:
-        raise BadRequest("invalid_setup", exc.message, reason=exc.code, **exc.detail) from exc
+        raise BadRequest(
+            "invalid_setup", exc.message, **{**exc.detail, "reason": exc.code}
+        ) from exc
     tokens = [
         None if seat in bots else secrets.token_urlsafe(24) for seat in range(len(log.players))
     ]

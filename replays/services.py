@@ -15,7 +15,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.base import CHANCE, IllegalEvent, InvalidSetup
-from games.play import replay_states
+from games.play import replay
 from games.registry import get_engine
 from replays import outbox
 from replays.errors import BadRequest, ServiceError, Unprocessable
@@ -31,11 +31,11 @@ def record_validate(log: Giftlog) -> dict[str, Any]:
     """
     engine = get_engine(log.game)
     try:
-        state = None
-        for state in replay_states(engine, len(log.players), log.options, log.events):  # noqa: B007
-            pass
+        state = replay(engine, len(log.players), log.options, log.events)
     except InvalidSetup as exc:
-        raise BadRequest("invalid_setup", exc.message, reason=exc.code, **exc.detail) from exc
+        raise BadRequest(
+            "invalid_setup", exc.message, **{**exc.detail, "reason": exc.code}
+        ) from exc
     except IllegalEvent as exc:
         raise Unprocessable(
             "illegal_event",
