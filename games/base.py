@@ -134,6 +134,7 @@ class Engine(Protocol):
     max_players: int
     event_types: frozenset[str]
     interrupt_event_types: frozenset[str]
+    scores_public: bool
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> Any: ...
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any: ...
@@ -168,6 +169,10 @@ class BaseEngine:
     chance_event_types: ClassVar[frozenset[str]] = frozenset()
     # Events a seat may make at any moment without being waited for.
     interrupt_event_types: ClassVar[frozenset[str]] = frozenset()
+    # Whether scores() before the end uses only what the whole table can see.
+    # A game whose running score is computed from hidden hands sets this False,
+    # and seats are then shown only what their own view says.
+    scores_public: ClassVar[bool] = True
 
     # -- checked entry point -------------------------------------------------
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any:

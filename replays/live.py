@@ -254,9 +254,9 @@ def live_game_document(live: LiveGame, events: list[dict]) -> dict[str, Any]:
 def live_game_view(live: LiveGame, *, seat: int | None) -> dict[str, Any]:
     """What the caller may see: its seat's view while live, everything once finished.
 
-    Scores are left out while the game is live: in some games (Gift Economy)
-    they are computed from hidden hands. The engine's seat view carries what
-    the seat may know of the score.
+    Scores are shown while live only where the engine says they are public
+    (Gift Economy's come from hidden hands); the seat's view carries what it
+    may know of them.
     """
     if seat is None and live.status == LiveGame.Status.LIVE:
         raise Unauthorized(
@@ -280,6 +280,7 @@ def live_game_view(live: LiveGame, *, seat: int | None) -> dict[str, Any]:
         "waiting_for": ["chance" if m == CHANCE else m for m in waiting_for(engine, state)],
         "legal_events": engine.legal_events(state, seat) if seat in movers else [],
         "events": [engine.event_view(e, seat) for e in events],
+        "scores": engine.scores(state) if over or engine.scores_public else None,
         "state": engine.view(state, seat),
         "record": live.record_id,
         "result": engine.result(state).to_json() if over else None,

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from games.base import CHANCE
-from games.play import replay_states, waiting_for
+from games.play import replay, waiting_for
 from games.registry import get_engine
 from replays.errors import BadRequest, NotFound
 from replays.giftlog import giftlog_document
@@ -67,12 +67,7 @@ def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str
             "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
         )
     engine = get_engine(record.game)
-    state = None
-    for index, state in enumerate(  # noqa: B007
-        replay_states(engine, len(players), record.options, record.events)
-    ):
-        if index == step:
-            break
+    state = replay(engine, len(players), record.options, record.events[:step])
     event = record.events[step - 1] if step else None
     movers = engine.to_move(state)
     seats = [m for m in movers if m != CHANCE]
@@ -90,7 +85,7 @@ def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str
         "to_move": ["chance" if m == CHANCE else m for m in movers],
         "waiting_for": ["chance" if m == CHANCE else m for m in waiting_for(engine, state)],
         "legal_events": {str(s): engine.legal_events(state, s) for s in seats},
-        "scores": engine.scores(state),
+        "scores": engine.scores(state) if seat is None or over or engine.scores_public else None,
         "is_over": over,
         "result": engine.result(state).to_json() if over else None,
         "state": engine.view(state, seat),

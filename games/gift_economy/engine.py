@@ -153,6 +153,7 @@ class GiftEconomyEngine(BaseEngine):
     max_players = 6
     event_types = frozenset(PHASE_OF)
     chance_event_types = frozenset({"shuffle", "random_discard"})
+    scores_public = False  # closeness to 12/12/12/12 is computed from hidden hands
 
     # -- setup -------------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> State:

@@ -82,3 +82,25 @@ def test_replay_page_renders(client, stored):
     assert page.status_code == 200
     assert f"/api/records/{record_id}/".encode() in page.content or b"steps/" in page.content
     assert client.get("/records/999999/").status_code == 404
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_seat_sees_running_scores_only_where_the_table_could(api, stored, game):
+    record_id, document = stored(game, seed=6)
+    engine = get_engine(game)
+    middle = len(document["events"]) // 2
+    as_seat = api.get(f"/api/records/{record_id}/steps/{middle}/", {"seat": 0}).json()
+    everyone = api.get(f"/api/records/{record_id}/steps/{middle}/").json()
+    assert isinstance(everyone["scores"], list)
+    if engine.scores_public:
+        assert as_seat["scores"] == everyone["scores"]
+    else:  # e.g. Gift Economy: the running score comes from hidden hands
+        assert as_seat["scores"] is None
+    last = len(document["events"])
+    final = api.get(f"/api/records/{record_id}/steps/{last}/", {"seat": 0}).json()
+    assert final["scores"] == final["result"]["scores"]
+
+
+def test_gift_economy_keeps_running_scores_private():
+    assert get_engine("gift_economy").scores_public is False
+    assert get_engine("secret_santa").scores_public is True
