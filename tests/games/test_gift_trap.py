@@ -607,3 +607,35 @@ def test_greedy_gifttraps_a_no_way_it_gave():
     s = get_all(s, dict.fromkeys(range(3), (1, 2, 3, 4)))
     s = E.apply(s, ev(0, "reveal_gets"))
     assert E.greedy_event(s, 1, random.Random(0)) == ev(1, "gifttrap", gift=4)
+
+
+@pytest.mark.parametrize(
+    "packs", [[["red"]], ["red", ["blue"]], [{"a": 1}], [None], [1.0], [["red"], "red"]]
+)
+def test_packs_option_with_unhashable_or_junk_entries_is_refused(packs):
+    with pytest.raises(InvalidSetup) as info:
+        E.setup(3, {"packs": packs})
+    assert info.value.code == "bad_option"
+    assert "packs" in info.value.message
+
+
+def test_reveal_order_wraps_left_from_each_rounds_dealer():
+    """Dealer reveals first, then to the left (seat + 1), wrapping past the last seat."""
+    s = play_round(E.setup(4, {"first_dealer": 3}))  # round 1 dealer 3, round 2 dealer 0
+    s = play_round(s)
+    assert s.dealer == 1
+    s = E.apply(s, ev(1, "choose_pack", pack="red"))
+    s = E.apply(s, natural_deal(s))
+    s = give_all(s, default_gives(4))
+    s = get_all(s, dict.fromkeys(range(4), (1, 2, 3, 4)))
+    order = []
+    while s.phase == "reveal":
+        r = s.revealer
+        assert E.to_move(s) == [r]
+        event = E.legal_events(s, r)[0]
+        if not order or order[-1][0] != r:
+            assert event["do"] == "reveal_gets"  # GET tokens first, then each GIVE token
+        order.append((r, event["do"]))
+        s = E.apply(s, event)
+    assert [r for r, do in order if do == "reveal_gets"] == [1, 2, 3, 0]
+    assert len(order) == 4 * 4

@@ -209,3 +209,13 @@ def test_reupload_of_a_stored_game_with_a_wrong_result_is_refused(api, make_docu
     assert response.status_code == 422
     assert response.json()["code"] == "result_mismatch"
     assert post(api, {**document, "result": stored["result"]}).status_code == 200
+
+
+def test_openapi_schema_validates_without_warnings(tmp_path):
+    from django.core.management import call_command
+
+    target = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
+    text = target.read_text()
+    for path in ("/api/records/bulk/", "/api/live/{live_id}/events/", "/api/games/"):
+        assert path in text
