@@ -214,6 +214,19 @@ class BaseEngine:
     def _apply(self, state: Any, event: Event, actor: Actor) -> Any:
         raise NotImplementedError
 
+    # -- implemented by every engine (see Engine) ---------------------------------------
+    def num_players(self, state: Any) -> int:
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        raise NotImplementedError
+
+    def to_move(self, state: Any) -> list[Actor]:
+        raise NotImplementedError
+
+    def legal_events(self, state: Any, seat: int) -> list[Event]:
+        raise NotImplementedError
+
     # -- defaults ------------------------------------------------------------
     def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
         """By default seat events are public and chance events are hidden.

@@ -101,7 +101,7 @@ class GiftTrapEngine(BaseEngine):
         if (
             not isinstance(packs, list | tuple)
             or not packs
-            or any(p not in PACKS for p in packs)
+            or any(not isinstance(p, str) or p not in PACKS for p in packs)
             or len(set(packs)) != len(packs)
         ):
             raise InvalidSetup(
