@@ -131,6 +131,30 @@ class State:
         "turn",
     )
 
+    active: int
+    choose_kind: str | None
+    counters: tuple[tuple[int, tuple[str, ...] | None], ...]
+    deals_left: int
+    deck: tuple[str, ...]
+    direction: int
+    discard: tuple[str, ...]
+    end_reason: str | None
+    hands: tuple[tuple[str, ...], ...]
+    held: tuple[frozenset[str], ...]
+    last_deal: dict[str, Any] | None
+    n: int
+    need: tuple[int, ...]
+    offer: tuple[str, ...] | None
+    pending: tuple[tuple[str, ...], ...]
+    phase: str
+    played: str | None
+    public: frozenset[str]
+    responder: int | None
+    start: int
+    target: int | None
+    top: int
+    turn: int
+
     def copy(self) -> State:
         new = State.__new__(State)
         for name in State.__slots__:
@@ -193,6 +217,7 @@ class GiftEconomyEngine(BaseEngine):
         if phase in (TRADE, ACCEPT, SPECIAL):
             return [state.active]
         if phase == COUNTER:
+            assert state.responder is not None
             return [state.responder]
         if phase == CHOOSE:
             return [s for s in range(state.n) if state.need[s]]
@@ -249,6 +274,7 @@ class GiftEconomyEngine(BaseEngine):
             MALFORMED_EVENT,
             '"deck" must be a list of card ids.',
         )
+        assert isinstance(deck, list)
         require(
             len(deck) == len(CARDS) and set(deck) == CARD_SET,
             BAD_DECK,
@@ -264,7 +290,7 @@ class GiftEconomyEngine(BaseEngine):
         st.held = tuple(frozenset(h) for h in hands)
         self._start_turn(st, st.start)
 
-    def _do_offer(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_offer(self, st: State, event: Event, actor: int) -> None:
         cards, points = self._one_resource(st, event, actor)
         require(
             points >= 2,
@@ -278,11 +304,12 @@ class GiftEconomyEngine(BaseEngine):
         st.public = st.public | set(cards)
         st.phase = COUNTER
 
-    def _do_skip_trade(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_skip_trade(self, st: State, event: Event, actor: int) -> None:
         st.phase = SPECIAL
 
-    def _do_counter(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_counter(self, st: State, event: Event, actor: int) -> None:
         cards, points = self._one_resource(st, event, actor)
+        assert st.offer is not None
         offered = sum(PTS[c] for c in st.offer)
         low, high = counter_range(offered)
         require(
@@ -299,15 +326,16 @@ class GiftEconomyEngine(BaseEngine):
         st.public = st.public | set(cards)
         self._next_responder(st)
 
-    def _do_decline(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_decline(self, st: State, event: Event, actor: int) -> None:
         st.counters = (*st.counters, (actor, None))
         self._next_responder(st)
 
-    def _do_accept(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_accept(self, st: State, event: Event, actor: int) -> None:
         seat = field_int(event, "seat", 0, st.n - 1)
         found = [cards for s, cards in st.counters if s == seat and cards]
         require(bool(found), NO_SUCH_COUNTER, f"Seat {seat} made no counter to accept.")
         got = found[0]
+        assert st.offer is not None
         hands = list(st.hands)
         hands[actor] = _without(hands[actor], st.offer) + got
         hands[seat] = _without(hands[seat], got) + st.offer
@@ -321,10 +349,10 @@ class GiftEconomyEngine(BaseEngine):
         if not self._check_goal(st):
             st.phase = SPECIAL  # I7: one completed deal ends the trading
 
-    def _do_reject(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_reject(self, st: State, event: Event, actor: int) -> None:
         self._deal_failed(st)
 
-    def _do_play_special(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_play_special(self, st: State, event: Event, actor: int) -> None:
         card = field_str(event, "card")
         hand = st.hands[actor]
         require(card in hand, CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
@@ -366,18 +394,19 @@ class GiftEconomyEngine(BaseEngine):
             if not any(need):
                 self._resolve_choices(st)
 
-    def _do_end_turn(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_end_turn(self, st: State, event: Event, actor: int) -> None:
         self._start_turn(st, (st.active + 1) % st.n)
 
-    def _do_pass_card(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_pass_card(self, st: State, event: Event, actor: int) -> None:
         self._choose(st, event, actor)
 
-    def _do_discard(self, st: State, event: Event, actor: Actor) -> None:
+    def _do_discard(self, st: State, event: Event, actor: int) -> None:
         self._choose(st, event, actor)
 
     def _do_random_discard(self, st: State, event: Event, actor: Actor) -> None:
         card = field_str(event, "card")
         target = st.target
+        assert target is not None
         require(
             card in st.hands[target],
             CARD_NOT_IN_HAND,
@@ -397,6 +426,7 @@ class GiftEconomyEngine(BaseEngine):
             MALFORMED_EVENT,
             '"cards" must be a non-empty list of card ids.',
         )
+        assert isinstance(cards, list)
         hand = st.hands[actor]
         for card in cards:
             require(card in hand, CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
@@ -453,6 +483,7 @@ class GiftEconomyEngine(BaseEngine):
             self._start_turn(st, (st.active + 1) % st.n)
 
     def _next_responder(self, st: State) -> None:
+        assert st.responder is not None
         nxt = (st.responder + 1) % st.n
         if nxt != st.active:
             st.responder = nxt
@@ -463,6 +494,7 @@ class GiftEconomyEngine(BaseEngine):
             self._deal_failed(st)
 
     def _deal_failed(self, st: State) -> None:
+        assert st.offer is not None
         st.last_deal = {"offer": sort_cards(st.offer), "accepted": None, "counter": None}
         st.offer, st.counters, st.responder = None, (), None
         st.phase = TRADE if st.deals_left > 0 else SPECIAL
@@ -523,6 +555,7 @@ class GiftEconomyEngine(BaseEngine):
             out.append({"by": seat, "do": "skip_trade"})
             return out
         if phase == COUNTER:
+            assert state.offer is not None
             low, high = counter_range(sum(PTS[c] for c in state.offer))
             out = [
                 {"by": seat, "do": "counter", "cards": list(cards)}
@@ -557,6 +590,7 @@ class GiftEconomyEngine(BaseEngine):
             rng.shuffle(deck)
             return {"by": CHANCE, "do": "shuffle", "deck": deck}
         if state.phase == RANDOM:
+            assert state.target is not None
             card = rng.choice(sort_cards(state.hands[state.target]))
             return {"by": CHANCE, "do": "random_discard", "card": card}
         raise IllegalEvent(WRONG_PHASE, "Nothing is left to chance now.")

@@ -60,6 +60,28 @@ class GGGState:
         "target", "turn", "winner",
     )  # fmt: skip
 
+    ask_gift: str | None
+    asked: bool
+    box: tuple[str, ...]
+    deck: tuple[str, ...]
+    discard: tuple[str, ...]
+    discards: int
+    draws: int
+    end: str | None
+    gifts: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    n: int
+    order: tuple[str, ...]
+    owner: dict[str, int]
+    partner: int | None
+    phase: str
+    quiet: int
+    shuffle_due: bool
+    table: dict[str, tuple[str, ...]]
+    target: int
+    turn: int
+    winner: int | None
+
     def copy(self) -> GGGState:
         """Shallow: the fields are immutable tuples, or dicts replaced (never edited) on change."""
         new = object.__new__(GGGState)
@@ -164,6 +186,7 @@ class GiftGiftGoneEngine(BaseEngine):
         if s.shuffle_due or s.phase in (DEAL, MIX):
             return [CHANCE]
         if s.phase in (ANSWER, PICK):
+            assert s.partner is not None
             return [s.partner]
         return [s.turn]
 
@@ -312,6 +335,7 @@ class GiftGiftGoneEngine(BaseEngine):
             victim is not None and victim != seat, "not_anothers_gift",
             f"{NAME[gift]} is not a gift another player has claimed.",
         )  # fmt: skip
+        assert victim is not None
         require(
             len(s.table[gift]) < 6, "gift_frozen",
             f"All six {NAME[gift]} are on the table: the gift is frozen.",
@@ -401,6 +425,7 @@ class GiftGiftGoneEngine(BaseEngine):
             return []
         hand = s.hands[seat]
         if s.phase == ANSWER:
+            assert s.ask_gift is not None
             events = [{"by": seat, "do": "answer", "yes": False}]
             if _count(hand, s.ask_gift) > 0:
                 events.append({"by": seat, "do": "answer", "yes": True})
@@ -587,6 +612,7 @@ def _permutation(event: Event, name: str, cards: tuple[str, ...]) -> list[str]:
         isinstance(value, list) and all(isinstance(c, str) for c in value),
         MALFORMED_EVENT, f'"{name}" must be a list of card ids.',
     )  # fmt: skip
+    assert isinstance(value, list)
     require(
         len(value) == len(cards) and sorted(value) == sorted(cards), "bad_shuffle",
         f'"{name}" must hold each of these {len(cards)} cards exactly once.',

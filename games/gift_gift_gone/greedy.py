@@ -57,6 +57,7 @@ def choose(engine: GiftGiftGoneEngine, s: GGGState, seat: int, rng: random.Rando
     hand = s.hands[seat]
     counts = Counter(GIFT_OF[c] for c in hand)
     if "answer" in by_kind:
+        assert s.ask_gift is not None
         owner = s.owner.get(s.ask_gift)
         useless = owner is not None and owner not in (seat, s.turn)
         return {"by": seat, "do": "answer", "yes": bool(useless and counts[s.ask_gift])}

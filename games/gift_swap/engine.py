@@ -265,6 +265,7 @@ class GiftSwapEngine(BaseEngine):
             BAD_DEAL,
             f"A deal lists each of the {len(ALL_IDS)} Gift Swap cards exactly once.",
         )
+        assert isinstance(order, list)
         n, h = state.n, self.hand_size(state.n)
         rows = tuple(tuple(order[k] for k in range(n * h) if k % n == s) for s in range(n))
         return state._replace(
@@ -282,6 +283,7 @@ class GiftSwapEngine(BaseEngine):
             MALFORMED_EVENT,
             '"order" must be a list of your card ids.',
         )
+        assert isinstance(order, list)
         require(
             sorted(order) == sorted(state.rows[seat]),
             NOT_YOUR_CARDS,
@@ -370,7 +372,7 @@ class GiftSwapEngine(BaseEngine):
         if row_field == ASIDE:
             cards = state.aside
         else:
-            field_int(event, "row", 0, state.n - 1)
+            row_field = field_int(event, "row", 0, state.n - 1)
             cards = state.rows[row_field]
         index = field_int(event, "card", 0, len(cards) - 1)
         return row_field, index, cards[index]

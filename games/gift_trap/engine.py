@@ -314,7 +314,7 @@ class GiftTrapEngine(BaseEngine):
             gift not in row, TOKEN_USED,
             f"Your GIVE token {gift} is already given: you have one token per gift.",
         )
-        more = False
+        more: object = False
         if s.expert:
             more = e.get("more")
             if not isinstance(more, bool):
