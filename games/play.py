@@ -73,29 +73,32 @@ def waiting_for(engine: Engine, state: Any) -> list[Actor]:
     round long; clients and bots should not treat it as that seat's turn.
     """
     movers = engine.to_move(state)
-    interrupts = engine.interrupt_event_types
-    if not interrupts:
+    if not engine.interrupt_event_types:
         return movers
-    return [
-        actor
-        for actor in movers
-        if actor == CHANCE
-        or any(event["do"] not in interrupts for event in engine.legal_events(state, actor))
-    ]
+    return [actor for actor in movers if actor == CHANCE or _waited_for(engine, state, actor)]
+
+
+def _waited_for(engine: Engine, state: Any, seat: int) -> bool:
+    interrupts = engine.interrupt_event_types
+    return any(event["do"] not in interrupts for event in engine.legal_events(state, seat))
 
 
 def choose_mover(engine: Engine, state: Any, movers: Sequence[int], rng: random.Random) -> int:
     """The seat that acts next in self-play.
 
-    A seat that may only interrupt (play an "any moment" card) acts rarely, as
-    a person would hold such a card back; seats the game waits for act first.
+    A seat that may only interrupt (play an "any moment" card) is passed over
+    most of the time, as a person would hold such a card back; seats the game
+    waits for act first. Seats are looked at in random order, so simultaneous
+    phases are played in every order.
     """
-    if len(movers) == 1:
-        return movers[0]
-    waited = [seat for seat in waiting_for(engine, state) if seat != CHANCE]
-    if waited and (len(waited) == len(movers) or rng.random() >= INTERRUPT_CHANCE):
-        return rng.choice(waited)
-    return rng.choice(movers)
+    if len(movers) == 1 or not engine.interrupt_event_types:
+        return rng.choice(movers)
+    order = list(movers)
+    rng.shuffle(order)
+    for seat in order:
+        if rng.random() < INTERRUPT_CHANCE or _waited_for(engine, state, seat):
+            return seat
+    return order[0]
 
 
 class GameTooLong(RuntimeError):
