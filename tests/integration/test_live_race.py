@@ -5,24 +5,17 @@ Needs PostgreSQL (row locks); in CI a missing service fails the test.
 
 from __future__ import annotations
 
-import os
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from replays.errors import Conflict
 from replays.live import live_event_submit, live_events, live_game_create, live_game_view
 from replays.models import LiveGame
+from tests.integration.services import require_postgres
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-def require_postgres() -> None:
-    if connection.vendor != "postgresql":
-        if os.environ.get("CI"):
-            pytest.fail("needs DATABASE_URL (PostgreSQL)")
-        pytest.skip("needs DATABASE_URL (PostgreSQL)")
 
 
 def test_same_step_submitted_twice_at_once_lands_once():

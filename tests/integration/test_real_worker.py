@@ -20,29 +20,16 @@ from django.db import connection
 from analytics.models import GameSummary, PlayerResult
 from replays.models import Announcement
 from replays.services import record_submit
+from tests.integration.services import require_broker, require_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def require_services() -> str:
-    broker = os.environ.get("CELERY_BROKER_URL", "")
-    missing = []
-    if connection.vendor != "postgresql":
-        missing.append("DATABASE_URL (PostgreSQL)")
-    if not broker:
-        missing.append("CELERY_BROKER_URL (Redis)")
-    if missing:
-        message = f"needs {', '.join(missing)}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return broker
-
-
 @pytest.fixture
 def worker(monkeypatch):
-    broker = require_services()
+    require_postgres()
+    broker = require_broker()
     db = connection.settings_dict
     queue = f"test-{uuid.uuid4().hex[:8]}"
     env = {

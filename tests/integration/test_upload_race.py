@@ -12,7 +12,7 @@ from django.db import connections
 
 from replays.models import Announcement, Record, Seat
 from replays.services import record_submit
-from tests.integration.test_live_race import require_postgres
+from tests.integration.services import require_postgres
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
