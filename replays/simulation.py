@@ -17,7 +17,12 @@ BOT_MIXES = ("random", "greedy", "mixed")
 
 
 def simulated_document(
-    game: str, *, num_players: int, rng: random.Random, bots: str = "mixed"
+    game: str,
+    *,
+    num_players: int,
+    rng: random.Random,
+    bots: str = "mixed",
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One bot-played game as a giftlog document (not stored)."""
     engine = get_engine(game)
@@ -26,11 +31,11 @@ def simulated_document(
         seat_bots = [BOTS[rng.choice(("random", "greedy", "greedy"))] for _ in names]
     else:
         seat_bots = [BOTS[bots]] * num_players
-    events, _ = self_play(engine, num_players, rng=rng, bots=seat_bots)
+    events, _ = self_play(engine, num_players, options=options, rng=rng, bots=seat_bots)
     return {
         "format": FORMAT,
         "game": game,
-        "options": {},
+        "options": dict(options or {}),
         "players": names,
         "meta": {"source": f"simulate ({bots} bots)"},
         "events": events,
@@ -44,6 +49,7 @@ def records_simulate(
     num_players: int | None = None,
     seed: int | None = None,
     bots: str = "mixed",
+    options: dict[str, Any] | None = None,
 ) -> Iterator[tuple[Record, bool]]:
     """Play and store ``games`` games, yielding each stored record as it lands.
 
@@ -54,5 +60,7 @@ def records_simulate(
     rng = random.Random(seed)
     for _ in range(games):
         players = num_players or rng.randint(engine.min_players, engine.max_players)
-        document = simulated_document(game, num_players=players, rng=rng, bots=bots)
+        document = simulated_document(
+            game, num_players=players, rng=rng, bots=bots, options=options
+        )
         yield record_submit(document=document)

@@ -64,3 +64,23 @@ def test_demo_data_fills_empty_games_once():
     assert first >= 2
     call_command("demo_data", games=2, stdout=StringIO())
     assert Record.objects.count() == first
+
+
+def test_simulate_plays_a_variant_given_as_options():
+    out = StringIO()
+    call_command(
+        "simulate",
+        "gift_trap",
+        games=2,
+        players=3,
+        seed=1,
+        game_options='{"expert_cards": true}',
+        stdout=out,
+    )
+    records = list(Record.objects.filter(game="gift_trap"))
+    assert len(records) == 2
+    assert all(r.options == {"expert_cards": True} for r in records)
+    with pytest.raises(CommandError, match="not JSON"):
+        call_command("simulate", "gift_trap", games=1, game_options="{oops")
+    with pytest.raises(CommandError, match="no option"):
+        call_command("simulate", "gift_trap", games=1, game_options='{"colour": 1}')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
@@ -30,6 +31,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable run")
         parser.add_argument("--bots", choices=BOT_MIXES, default="mixed")
+        parser.add_argument(
+            "--options",
+            dest="game_options",
+            default="{}",
+            help="game options as JSON, e.g. '{\"expert_cards\": true}' (default: {})",
+        )
 
     def handle(
         self,
@@ -39,6 +46,7 @@ class Command(BaseCommand):
         players: int | None,
         seed: int | None,
         bots: str,
+        game_options: str,
         **options,
     ) -> None:
         try:
@@ -51,12 +59,22 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{engine.name} is played by {engine.min_players} to {engine.max_players} players."
             )
+        try:
+            variant = json.loads(game_options)
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"--options is not JSON: {exc.msg}") from None
+        try:
+            engine.setup(players or engine.min_players, variant)
+        except InvalidSetup as exc:
+            raise CommandError(exc.message) from None
         started = time.monotonic()
         interactive = sys.stdout.isatty()
         stored = 0
         try:
             for done, (_, created) in enumerate(
-                records_simulate(game, games=games, num_players=players, seed=seed, bots=bots),
+                records_simulate(
+                    game, games=games, num_players=players, seed=seed, bots=bots, options=variant
+                ),
                 start=1,
             ):
                 stored += created
