@@ -13,6 +13,7 @@ import subprocess
 
 import pytest
 
+from replays.models import LiveGame, Record
 from replays.services import record_submit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -83,3 +84,42 @@ def test_live_page_shows_the_seat_its_moves_and_nothing_without_a_token(live_ser
     anonymous = rendered_dom(url, tmp_path / "anonymous")
     assert "send your seat token" in anonymous
     assert '"hand"' not in anonymous
+
+
+def test_a_person_plays_a_whole_game_against_the_bots_in_the_browser(live_server, tmp_path):
+    """Home page form -> live page -> click legal moves until the game is over."""
+    browser_path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser_path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (CI installs Debian's chromium)")
+        pytest.skip("chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=browser_path, args=[f for f in CHROMIUM_FLAGS if "budget" not in f]
+        )
+        page = browser.new_page()
+        page.goto(f"{live_server.url}/")
+        page.select_option("select[name=game]", "secret_santa")
+        page.fill("input[name=name]", "ana")
+        page.fill("input[name=players]", "3")
+        page.click("button[type=submit]")
+        page.wait_for_url("**/live/*/#token=*")
+        page.wait_for_selector("#legal button")
+        assert page.text_content("#status").startswith("Your move (seat 0)")
+        for _ in range(300):
+            if page.text_content("#status").startswith("Game over"):
+                break
+            before = page.text_content("#status")
+            page.locator("#legal button").first.click()
+            page.wait_for_function(
+                "(before) => document.getElementById('status').textContent !== before", arg=before
+            )
+        else:
+            pytest.fail("the game did not end in the browser")
+        browser.close()
+    live = LiveGame.objects.get()
+    assert live.status == LiveGame.Status.FINISHED
+    assert live.players[0] == "ana"
+    assert Record.objects.filter(pk=live.record_id).exists()
