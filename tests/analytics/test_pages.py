@@ -49,3 +49,9 @@ def test_home_page_lists_games_and_recent_records(client, make_document):
     assert page.status_code == 200
     assert b"Secret Santa" in page.content
     assert f'href="/records/{record.pk}/"'.encode() in page.content
+
+
+def test_unknown_page_is_a_friendly_404(client):
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    assert b"Back to the home page" in response.content

@@ -123,3 +123,10 @@ def test_a_person_plays_a_whole_game_against_the_bots_in_the_browser(live_server
     assert live.status == LiveGame.Status.FINISHED
     assert live.players[0] == "ana"
     assert Record.objects.filter(pk=live.record_id).exists()
+
+
+def test_replay_link_opens_at_its_step_and_seat(live_server, make_document, tmp_path):
+    record, _ = record_submit(document=make_document(seed=85))
+    dom = rendered_dom(f"{live_server.url}/records/{record.pk}/#step=1&seat=0", tmp_path)
+    assert '"you": 0' in dom, "the state is seat 0's view"
+    assert '<pre id="event">{\n "by": "chance"' in dom, "step 1 is the deal"
