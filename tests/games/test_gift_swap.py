@@ -570,3 +570,362 @@ def test_event_with_non_string_field_names_is_malformed():
 
 def test_chance_events_are_not_enumerated():
     assert E.legal_events(E.setup(3), "chance") == []
+
+
+# -- second review: one rulebook sentence per test ---------------------------------------
+
+
+def both_open(s, active, target_seat, mine, theirs):
+    """A swap by ``active`` in which both seats Open, placed at the first legal slots."""
+    s = play(s, ev(active, "swap", card=mine, with_seat=target_seat, with_card=theirs))
+    return place_all(
+        play(s, ev(active, "choose", choice="open"), ev(target_seat, "choose", choice="open"))
+    )
+
+
+def test_regift_chain_resolves_before_the_other_effect_and_can_forfeit_it():
+    """'After swapping, you have to decide whether to Keep it or Open it (and activate
+    the effect)'; the chain is the active player's, so it runs before the opponent's
+    pending effect, and turning that card face down forfeits it."""
+    s = started()
+    # Seat 0 gives Blue 2 (rewrap) for seat 1's Red 4 (regift); both open.
+    s = both_open(s, 0, 1, 3, 3)
+    assert [(t[0], t[1], t[2]) for t in s.queue] == [
+        ("effect", 0, "gs-r4"),
+        ("effect", 1, "gs-b2"),
+    ]
+    # Regift aims at face-down cards only.
+    refused(s, ev(0, "regift", row=1, card=row(s, 1).index("gs-b2")), "card_face_up")
+    s = play(s, ev(0, "regift", row=2, card=2))  # seat 2's Red 5 (rewrap), face down
+    assert E.step(s) == "choose"
+    assert E.to_move(s) == [0]  # only the effect user chooses
+    s = place_all(play(s, ev(0, "choose", choice="open")))
+    assert "gs-r4" in s.rows[2]
+    assert "gs-r4" in s.up
+    # The Red 5's rewrap comes before seat 1's pending rewrap.
+    assert E.step(s) == "effect"
+    assert E.to_move(s) == [0]
+    assert [(t[1], t[2]) for t in s.queue] == [(0, "gs-r5"), (1, "gs-b2")]
+    s = play(s, ev(0, "rewrap", row=1, card=row(s, 1).index("gs-b2")))
+    # Seat 1's effect is forfeited: the turn is over.
+    assert "gs-b2" not in s.up
+    assert s.queue == ()
+    assert E.step(s) == "swap"
+    assert E.to_move(s) == [1]
+
+
+def test_regift_chain_kept_then_the_other_effect_follows():
+    s = started()
+    s = both_open(s, 0, 1, 3, 3)  # seat 0 gets Red 4 (regift), seat 1 Blue 2 (rewrap)
+    s = place_all(play(s, ev(0, "regift", row=2, card=2), ev(0, "choose", choice="keep")))
+    assert "gs-r5" not in s.up
+    assert "gs-r5" not in E.secrets(s, 0)  # Keep: checked secretly
+    assert "gs-r5" in E.secrets(s, 1)
+    assert E.step(s) == "effect"
+    assert E.to_move(s) == [1]
+    assert s.queue == (("effect", 1, "gs-b2"),)
+    # Rewrap: any face-up card, including the Red 4 now in seat 2's row.
+    targets = {(e["row"], e["card"]) for e in E.legal_events(s, 1) if e["do"] == "rewrap"}
+    assert targets == {(1, row(s, 1).index("gs-b2")), (2, row(s, 2).index("gs-r4"))}
+    s = play(s, ev(1, "rewrap", row=2, card=row(s, 2).index("gs-r4")))
+    assert "gs-r4" not in s.up
+    assert E.step(s) == "swap"
+
+
+def test_active_rewrap_of_another_card_keeps_the_other_effect():
+    """Only the card turned face down loses its effect."""
+    s = started()
+    # Seat 0 gives Red 3 (trade) for seat 2's Red 5 (rewrap); both open.
+    s = both_open(s, 0, 2, 4, 2)
+    s = play(s, ev(0, "rewrap", row=0, card=row(s, 0).index("gs-r5")))  # its own card
+    assert E.step(s) == "effect"
+    assert E.to_move(s) == [2]
+    # Seat 2's trade needs a face-up card outside its row: there is none now.
+    assert E.legal_events(s, 2) == [ev(2, "decline")]
+    refused(s, ev(2, "trade", row=0, card=row(s, 0).index("gs-r5")), "card_face_down")
+    s = play(s, ev(2, "decline"))
+    assert E.step(s) == "swap"
+
+
+def test_effects_are_optional_for_both_players():
+    s = started()
+    s = both_open(s, 0, 1, 3, 3)
+    assert ev(0, "decline") in E.legal_events(s, 0)
+    s = play(s, ev(0, "decline"))
+    assert E.to_move(s) == [1]
+    s = play(s, ev(1, "decline"))
+    assert {"gs-r4", "gs-b2"} <= s.up
+    assert E.step(s) == "swap"
+    assert E.to_move(s) == [1]
+
+
+def test_only_the_opened_card_has_an_effect_step():
+    """Keep never fires an effect; an opened Party Prop has no immediate effect."""
+    s = started()
+    # Seat 0 gives Red 1 (regift) for seat 1's Neon Ball; seat 0 opens, seat 1 keeps.
+    s = play(s, ev(0, "swap", card=0, with_seat=1, with_card=0))
+    s = place_all(play(s, ev(0, "choose", choice="open"), ev(1, "choose", choice="keep")))
+    assert s.queue == ()
+    assert E.step(s) == "swap"
+    assert "gs-p-neonball" in s.up
+    assert "gs-r1" not in s.up
+
+
+def test_rewrapped_card_can_be_swapped_again():
+    """'The facedown card can be used for swapping again.'"""
+    s = started()
+    s = both_open(s, 0, 1, 2, 2)  # seat 0 gets Blue 3 (trade), seat 1 Red 2 (rewrap)
+    s = play(s, ev(0, "decline"))
+    at = row(s, 0).index("gs-b3")
+    s = play(s, ev(1, "rewrap", row=0, card=at))
+    mine = row(s, 1).index("gs-p-neonball")
+    swap = ev(1, "swap", card=mine, with_seat=0, with_card=at)
+    assert swap in E.legal_events(s, 1)
+    s = play(s, swap)
+    assert "gs-b3" in s.rows[1]
+    assert E.step(s) == "choose"
+
+
+def test_trade_takes_a_set_aside_face_up_card_and_its_effect_is_not_activated():
+    s = started()
+    # Seat 0 gives Red 1 for seat 1's Red 4 (regift); regifts it aside for the Blue 6.
+    s = play(s, ev(0, "swap", card=0, with_seat=1, with_card=3))
+    s = place_all(play(s, ev(0, "choose", choice="open"), ev(1, "choose", choice="keep")))
+    s = place_all(play(s, ev(0, "regift", row="aside", card=2), ev(0, "choose", choice="keep")))
+    assert s.aside[2] == "gs-r4"
+    assert "gs-r4" in s.up
+    # Turn 2: seat 1 gives Blue 4 for seat 2's Red 6 (trade); seat 1 opens it.
+    s = play(s, ev(1, "swap", card=row(s, 1).index("gs-b4"), with_seat=2, with_card=4))
+    s = place_all(play(s, ev(1, "choose", choice="open"), ev(2, "choose", choice="keep")))
+    # Seat 1 holds the Red 6 (trade): swap it with the Red 4 lying face up aside.
+    assert E.to_move(s) == [1]
+    trades = [e for e in E.legal_events(s, 1) if e["do"] == "trade"]
+    assert ev(1, "trade", row="aside", card=2) in trades
+    s = play(s, ev(1, "trade", row="aside", card=2))
+    # The Red 4 (regift) arrives face up; only a placement follows, no effect.
+    assert E.step(s) == "place"
+    s = place_all(s)
+    assert s.aside[2] == "gs-r6"
+    assert "gs-r6" in s.up
+    assert "gs-r4" in s.rows[1]
+    assert E.step(s) == "swap"
+    assert E.to_move(s) == [2]
+
+
+def test_received_cards_are_placed_in_ascending_order_after_open_and_trade():
+    s = started()
+    s = play(s, ev(0, "swap", card=2, with_seat=1, with_card=2))  # Red 2 <-> Blue 3
+    s = play(s, ev(0, "choose", choice="open"), ev(1, "choose", choice="open"))
+    # Seat 0 received the Blue 3: after its 2s, either side of its Red 3.
+    assert [e["pos"] for e in E.legal_events(s, 0)] == [3, 4]
+    refused(s, ev(0, "place", pos=0), "not_ascending")
+    s = place_all(s)
+    assert row(s, 0) == ["gs-r1", "gs-b1", "gs-b2", "gs-b3", "gs-r3"]
+    # Seat 0 trades the Blue 3 for the Red 2 now face up in seat 1's row.
+    s = play(s, ev(0, "trade", row=1, card=row(s, 1).index("gs-r2")))
+    assert E.to_move(s) == [0]
+    refused(s, ev(0, "place", pos=4), "not_ascending")
+    s = play(s, ev(0, "place", pos=2))
+    assert row(s, 0) == ["gs-r1", "gs-b1", "gs-r2", "gs-b2", "gs-r3"]
+    assert E.to_move(s) == [1]
+    s = play(s, ev(1, "place", pos=2))
+    assert row(s, 1) == ["gs-p-neonball", "gs-p-polaroid", "gs-b3", "gs-r4", "gs-b4"]
+
+
+def test_rewrap_refuses_a_face_down_card():
+    s = started()
+    s = both_open(s, 0, 2, 4, 2)  # seat 0 gets Red 5 (rewrap)
+    refused(s, ev(0, "rewrap", row=1, card=0), "card_face_down")
+    refused(s, ev(0, "rewrap", row="aside", card=0), "card_face_down")
+    refused(s, ev(2, "decline"), "not_your_turn")
+
+
+# -- special condition, second review ---------------------------------------------------
+
+
+def test_special_condition_flip_stays_in_place_and_may_chain_effects():
+    s = started()
+    for _ in range(6):
+        s = keep_turn(s)
+    assert s.phase == "special"
+    assert E.to_move(s) == [0]
+    # Seat 0 flips a regift card where it lies and uses it on the set-aside Blue 6.
+    before = row(s, 0)
+    i = next(k for k, c in enumerate(before) if CARDS[c].effect == "regift")
+    card = before[i]
+    s = play(s, ev(0, "flip", card=i))
+    assert row(s, 0) == before  # flipped in place
+    assert E.step(s) == "effect"
+    assert s.aside[2] == "gs-b6"
+    s = play(s, ev(0, "regift", row="aside", card=2))
+    s = place_all(play(s, ev(0, "choose", choice="open")))
+    # The Blue 6 (trade) fires in turn, before seat 1 flips; it may take the set-aside card.
+    assert E.step(s) == "effect"
+    assert ev(0, "trade", row="aside", card=2) in E.legal_events(s, 0)
+    s = play(s, ev(0, "decline"))
+    assert s.aside[2] == card
+    assert card in s.up
+    assert s.phase == "special"
+    assert E.to_move(s) == [1]
+    assert E.step(s) == "flip"
+
+
+def test_special_condition_happens_only_once():
+    s = started()
+    for _ in range(6):
+        s = keep_turn(s)
+    for seat in range(3):
+        s = play(s, ev(seat, "flip", card=0))
+        while E.step(s) == "effect":
+            s = play(s, ev(E.to_move(s)[0], "decline"))
+    assert s.phase == "turn"
+    # Two more rounds in which nobody opens: no second special condition.
+    for _ in range(6):
+        s = keep_turn(s)
+        assert s.phase == "turn"
+
+
+def test_special_condition_counts_a_flip_in_the_second_round():
+    s = started()
+    for _ in range(4):
+        s = keep_turn(s)
+    # Turn 5 (seat 1): seat 1 opens its swapped card.
+    swap = E.legal_events(s, 1)[0]
+    s = play(
+        s, swap, ev(1, "choose", choice="open"), ev(swap["with_seat"], "choose", choice="keep")
+    )
+    s = place_all(s)
+    while E.step(s) == "effect":
+        s = play(s, ev(E.to_move(s)[0], "decline"))
+    s = keep_turn(s)
+    assert s.turn == 6
+    assert s.phase == "turn"
+
+
+def test_special_condition_with_four_players():
+    rows = [
+        ["gs-r1", "gs-b1", "gs-r2", "gs-b2"],
+        ["gs-p-neonball", "gs-p-polaroid", "gs-b3", "gs-r4"],
+        ["gs-p-hat", "gs-p-horn", "gs-r5", "gs-b5"],
+        ["gs-p-confetti", "gs-r3", "gs-b4", "gs-r6"],
+    ]
+    s = started(rows, ["gs-p-chicken", "gs-b6"], {"start_player": 1})
+    for _ in range(7):
+        s = keep_turn(s)
+        assert s.phase == "turn"
+    s = keep_turn(s)
+    assert s.phase == "special"
+    assert E.to_move(s) == [1]
+    assert s.special == (1, 2, 3, 0)
+
+
+# -- game end, second review -------------------------------------------------------------
+
+
+def face_up(s, *cards):
+    """Shortcut for a position reached earlier: these cards lie face up, seen by all."""
+    return s._replace(up=s.up | set(cards), known=tuple(k | set(cards) for k in s.known))
+
+
+def test_game_ends_when_the_other_players_row_is_all_face_up():
+    s = face_up(started(), "gs-p-neonball", "gs-p-polaroid", "gs-b3", "gs-r4")
+    # Seat 0 takes seat 1's last face-down card (Blue 4) for its Red 1; seat 1
+    # opens the Red 1 (regift) and declines: the turn ends, and so does the game.
+    s = play(s, ev(0, "swap", card=0, with_seat=1, with_card=4))
+    s = place_all(play(s, ev(0, "choose", choice="keep"), ev(1, "choose", choice="open")))
+    assert all(c in s.up for c in s.rows[1])
+    assert not E.is_over(s)  # the turn is not over: seat 1's effect is pending
+    s = play(s, ev(1, "decline"))
+    assert E.is_over(s)
+    assert E.to_move(s) == []
+    refused(s, ev(1, "swap", card=0, with_seat=0, with_card=0), "game_over")
+    # Everyone's cards are flipped; the set-aside cards are not scored.
+    assert all(c in s.up for r in s.rows for c in r)
+    assert not set(s.aside) & s.up
+    assert E.scores(s) == [score_cards(r)[0] for r in s.rows]
+
+
+def test_no_end_if_the_row_is_no_longer_all_face_up_at_the_end_of_the_turn():
+    s = face_up(started(), "gs-p-neonball", "gs-p-polaroid", "gs-b3", "gs-r4")
+    s = play(s, ev(0, "swap", card=0, with_seat=1, with_card=4))
+    s = place_all(play(s, ev(0, "choose", choice="keep"), ev(1, "choose", choice="open")))
+    # Seat 1 regifts its Red 1 for a face-down card and keeps it: a face-down card again.
+    s = place_all(play(s, ev(1, "regift", row="aside", card=0), ev(1, "choose", choice="keep")))
+    assert not all(c in s.up for c in s.rows[1])
+    assert not E.is_over(s)
+    assert E.step(s) == "swap"
+    assert E.to_move(s) == [1]
+
+
+def test_no_end_if_the_full_row_is_rewrapped_in_the_same_turn():
+    s = face_up(started(), "gs-p-neonball", "gs-p-polaroid", "gs-b3", "gs-r4")
+    # Seat 0 gives Red 2 (rewrap) for seat 1's Blue 4; both open.
+    s = both_open(s, 0, 1, 2, 4)
+    assert all(c in s.up for c in s.rows[1])
+    s = play(s, ev(0, "decline"))  # seat 0's Blue 4 (regift)
+    s = play(s, ev(1, "rewrap", row=1, card=0))  # seat 1 turns its own Neon Ball down
+    assert not E.is_over(s)
+    assert E.to_move(s) == [1]
+
+
+def test_game_can_end_after_a_special_condition_flip():
+    s = started()
+    for _ in range(6):
+        s = keep_turn(s)
+    assert s.phase == "special"
+    # Seat 0 already has four face-up cards (a shortcut), and flips its fifth.
+    last = s.rows[0][4]
+    s = face_up(s, *s.rows[0][:4])
+    s = play(s, ev(0, "flip", card=4))
+    while E.step(s) == "effect":
+        s = play(s, ev(0, "decline"))
+    assert last in s.up
+    assert E.is_over(s)
+
+
+# -- scoring, second review --------------------------------------------------------------
+
+
+def test_polaroid_must_convert_even_when_it_costs_the_king():
+    # Three Quirky Gifts would be a King (+4), but the Polaroid must convert one:
+    # best is the Blue 3 (+2), leaving Blue 1 and Blue 2 at -1 each.
+    total, detail = score_cards(["gs-p-polaroid", "gs-b1", "gs-b2", "gs-b3"])
+    assert total == 0
+    assert detail["polaroid_converts"] == "gs-b3"
+    assert not detail["king_of_quirky_gifts"]
+
+
+def test_king_counts_the_card_the_neon_ball_converted():
+    # Blue 1, Blue 2 and the converted Red 1: three Quirky Gifts, all positive.
+    total, detail = score_cards(["gs-p-neonball", "gs-b1", "gs-b2", "gs-r1"])
+    assert detail["king_of_quirky_gifts"]
+    assert detail["quirky_cards"] == ["gs-b1", "gs-b2", "gs-r1"]
+    assert total == 0 + 1 + 1 + 1
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [
+        # Each converts its own card: 3 (two Props) + 2 - 3.
+        (["gs-p-polaroid", "gs-p-neonball", "gs-b3", "gs-r5"], 2),
+        # The Neon Ball may not turn back the card the Polaroid converted: 3 + 2.
+        (["gs-p-polaroid", "gs-p-neonball", "gs-b3"], 5),
+        # The Polaroid may not turn back the card the Neon Ball converted: 3 - 3.
+        (["gs-p-polaroid", "gs-p-neonball", "gs-r5"], 0),
+    ],
+)
+def test_polaroid_and_neon_ball_never_share_a_card(cards, expected):
+    total, detail = score_cards(cards)
+    assert total == expected
+    assert detail["polaroid_converts"] != detail["neon_ball_converts"] or (
+        detail["polaroid_converts"] is None
+    )
+
+
+@pytest.mark.parametrize(("count", "points"), [(0, 0), (1, 0), (2, 3), (3, 6), (4, 12)])
+def test_party_props_table(count, points):
+    props = ["gs-p-hat", "gs-p-horn", "gs-p-confetti", "gs-p-polaroid"][:count]
+    # The Polaroid has no Quirky Gift to convert here, so only the table counts.
+    total, detail = score_cards([*props, "gs-r2"])
+    assert detail["party_prop_points"] == points
+    assert total == points + 1
