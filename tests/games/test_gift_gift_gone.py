@@ -873,3 +873,365 @@ def test_hidden_cards_never_leak(seed, n):
                 assert json.dumps(card) not in _seen(E.event_view(event, seat))
                 assert json.dumps(card) not in _seen(E.view(after, seat)), (event, seat)
         s = after
+
+
+# -- second review: one focused test per rulebook sentence not yet pinned down ---------
+
+
+def _quiet_turn(s, seat: int):
+    """Seat ``seat`` draws the top deck card and discards it again (a do-nothing turn)."""
+    top = s.deck[0]
+    return apply_all(s, draw(seat), discard(seat, top))
+
+
+def test_two_deck_draws_take_the_top_two_and_the_discards_lie_face_up():
+    # "drawing up to two cards ... from the unseen [deck]" / "limited to the top two cards
+    # only of the deck they choose" / "discarding two cards ... face up".
+    mine = [
+        c("tube-socks", 1),
+        c("ugly-sweater", 1),
+        c("singing-fish", 1),
+        c("snow-globe", 1),
+        c("foot-spa", 1),
+        c("lava-lamp", 1),
+    ]
+    s = position(
+        4,
+        {0: mine},
+        discard=[c("novelty-tie", 6)],
+        deck=[c("fruitcake", 1), c("tiki-bar", 1), c("bacon-candle", 6)],
+    )
+    s = apply_all(s, draw(0), draw(0))
+    assert c("fruitcake", 1) in s.hands[0]
+    assert c("tiki-bar", 1) in s.hands[0]
+    assert s.deck[0] == c("bacon-candle", 6)
+    assert s.discard == (c("novelty-tie", 6),)
+    # The two cards just drawn may be the two discarded.
+    s = apply_all(s, discard(0, c("tiki-bar", 1)), discard(0, c("fruitcake", 1)))
+    assert hand(s, 0) == sorted(mine)
+    for seat in (1, 2, 3):
+        assert E.view(s, seat)["discard"] == [
+            c("novelty-tie", 6),
+            c("tiki-bar", 1),
+            c("fruitcake", 1),
+        ]
+    assert E.to_move(s) == [1]
+
+
+def test_three_of_your_own_gift_in_hand_need_not_be_added():
+    # "You may continue to collect more of that gift": adding is optional; adding all
+    # six freezes the gift.
+    globes = [c("snow-globe", i) for i in (4, 5, 6)]
+    s = position(
+        4,
+        {0: [*globes, c("tiki-bar", 1), c("foot-spa", 1), c("lava-lamp", 1)]},
+        table={
+            "snow-globe": (0, [c("snow-globe", i) for i in (1, 2, 3)]),
+            "fruitcake": (1, [c("fruitcake", i) for i in (1, 2, 3)]),
+        },
+    )
+    legal = E.legal_events(s, 0)
+    assert claim(0, "snow-globe") in legal
+    assert draw(0) in legal
+    assert _quiet_turn(s, 0).turn == 1  # a plain draw-and-discard is allowed
+    after = apply_all(s, claim(0, "snow-globe"))
+    assert len(after.table["snow-globe"]) == 6
+    assert E.view(after, 1)["gifts"][0]["frozen"] is True
+    assert len(after.hands[0]) == 6
+
+
+def test_two_unowned_triples_are_claimed_one_per_turn():
+    s = position(
+        4,
+        {0: [*(c("fruitcake", i) for i in (1, 2, 3)), *(c("tiki-bar", i) for i in (1, 2, 3))]},
+        deck=[c("llama-planter", 1), c("tube-socks", 1), c("snow-globe", 1)],
+    )
+    assert E.legal_events(s, 0) == [claim(0, "fruitcake"), claim(0, "tiki-bar")]
+    s = apply_all(s, claim(0, "fruitcake"))
+    assert s.owner == {"fruitcake": 0}
+    assert len(s.hands[0]) == 6
+    for seat in (1, 2, 3):
+        s = _quiet_turn(s, seat)
+    assert E.legal_events(s, 0) == [claim(0, "tiki-bar")]
+    refused(s, claim(0, "fruitcake"), "must_claim")  # adding waits for the forced claim
+
+
+def test_third_card_drawn_mid_turn_waits_for_next_turn_or_is_discarded():
+    # "When a player has at least three of the same gift item, they must place it" (ruling 7).
+    mine = [
+        c("fruitcake", 1),
+        c("fruitcake", 2),
+        c("tiki-bar", 1),
+        c("foot-spa", 1),
+        c("lava-lamp", 1),
+        c("tube-socks", 1),
+    ]
+    s = position(4, {0: mine}, discard=[c("fruitcake", 3)])
+    s = apply_all(s, draw(0, "discard"), draw(0))
+    assert not [e for e in E.legal_events(s, 0) if e["do"] == "claim"]
+    refused(s, claim(0, "fruitcake"), "finish_drawing")
+    # Either throw the third Fruitcake back ...
+    back = apply_all(s, discard(0, c("fruitcake", 3)), discard(0, s.hands[0][7]))
+    assert hand(back, 0) == sorted(mine)
+    # ... or keep it: the claim is then compulsory at the seat's next turn.
+    kept = apply_all(s, discard(0, c("tiki-bar", 1)), discard(0, c("foot-spa", 1)))
+    for seat in (1, 2, 3):
+        kept = _quiet_turn(kept, seat)
+    assert E.legal_events(kept, 0) == [claim(0, "fruitcake")]
+
+
+def test_swap_with_a_bigger_gift_hands_over_all_its_cards_and_refills():
+    # "They must give the Llama Planter cards to the other player": all of them; every
+    # Fruitcake in the swapper's hand joins the stolen gift; the hand refills to six.
+    s = position(
+        4,
+        {
+            0: [
+                c("fruitcake", 4),
+                c("fruitcake", 5),
+                c("tiki-bar", 1),
+                c("foot-spa", 1),
+                c("lava-lamp", 1),
+                c("tube-socks", 1),
+            ]
+        },
+        table={
+            "fruitcake": (1, [c("fruitcake", i) for i in (1, 2, 3)]),
+            "llama-planter": (0, [c("llama-planter", i) for i in (1, 2, 3, 4, 5)]),
+        },
+        deck=[c("snow-globe", 1), c("bacon-candle", 1)],
+    )
+    victim_hand = s.hands[1]
+    swap = {"by": 0, "do": "swap", "gift": "fruitcake", "give": "llama-planter"}
+    assert E.legal_events(s, 0).count(swap) == 1
+    s = apply_all(s, swap)
+    assert sorted(s.table["fruitcake"]) == [c("fruitcake", i) for i in range(1, 6)]
+    assert sorted(s.table["llama-planter"]) == [c("llama-planter", i) for i in range(1, 6)]
+    assert s.owner == {"fruitcake": 0, "llama-planter": 1}
+    assert points(s) == [25, 5, 0, 0]
+    assert hand(s, 0) == sorted(
+        [
+            c("tiki-bar", 1),
+            c("foot-spa", 1),
+            c("lava-lamp", 1),
+            c("tube-socks", 1),
+            c("snow-globe", 1),
+            c("bacon-candle", 1),
+        ]
+    )
+    assert s.hands[1] == victim_hand
+    assert E.to_move(s) == [1]
+
+
+def test_swap_refused_while_a_claim_is_compulsory():
+    s = position(
+        4,
+        {
+            0: [
+                c("fruitcake", 4),
+                c("tiki-bar", 1),
+                c("tiki-bar", 2),
+                c("tiki-bar", 3),
+                c("foot-spa", 1),
+                c("lava-lamp", 1),
+            ]
+        },
+        table={
+            "fruitcake": (1, [c("fruitcake", i) for i in (1, 2, 3)]),
+            "llama-planter": (0, [c("llama-planter", i) for i in (1, 2, 3)]),
+        },
+    )
+    swap = {"by": 0, "do": "swap", "gift": "fruitcake", "give": "llama-planter"}
+    refused(s, swap, "must_claim")
+    assert E.legal_events(s, 0) == [claim(0, "tiki-bar")]
+
+
+def test_trade_card_picked_by_the_partner_can_force_its_next_claim():
+    s = position(
+        4,
+        {
+            0: [
+                c("tiki-bar", 1),
+                c("foot-spa", 1),
+                c("lava-lamp", 1),
+                c("tube-socks", 1),
+                c("snow-globe", 1),
+                c("singing-fish", 1),
+            ],
+            1: [
+                c("fruitcake", 1),
+                c("tiki-bar", 2),
+                c("tiki-bar", 3),
+                c("lava-lamp", 2),
+                c("tube-socks", 2),
+                c("snow-globe", 2),
+            ],
+        },
+    )
+    order = sorted(s.hands[0])
+    s = apply_all(
+        s,
+        {"by": 0, "do": "ask", "gift": "fruitcake"},
+        answer(1, True),
+        {"by": CHANCE, "do": "mix", "seat": 0, "order": order},
+        {"by": 1, "do": "pick", "position": order.index(c("tiki-bar", 1))},
+    )
+    assert c("fruitcake", 1) in s.hands[0]
+    assert [len(h) for h in s.hands] == [6, 6, 6, 6]
+    assert E.to_move(s) == [1]
+    assert E.legal_events(s, 1) == [claim(1, "tiki-bar")]
+
+
+def test_two_player_trade_asks_the_only_other_seat():
+    # Ruling 20; a seat holding the gift may still say no.
+    s = position(
+        2,
+        {
+            0: [
+                c("llama-planter", 1),
+                c("tube-socks", 1),
+                c("ugly-sweater", 1),
+                c("singing-fish", 1),
+                c("snow-globe", 1),
+                c("garden-gnome", 1),
+            ],
+            1: [
+                c("fruitcake", 1),
+                c("foot-spa", 1),
+                c("karaoke-machine", 1),
+                c("robot-vacuum", 1),
+                c("espresso-machine", 1),
+                c("llama-planter", 2),
+            ],
+        },
+    )
+    ask = {"by": 0, "do": "ask", "gift": "fruitcake"}
+    refused(s, {"by": 0, "do": "ask", "gift": "gold-toilet-seat"}, "unknown_gift")
+    asked = apply_all(s, ask)
+    assert E.to_move(asked) == [1]
+    assert E.legal_events(asked, 1) == [answer(1, False), answer(1, True)]
+    no = apply_all(asked, answer(1, False))
+    assert E.to_move(no) == [0]
+    assert no.asked
+    assert no.hands == s.hands
+    yes = apply_all(asked, answer(1, True))
+    assert E.to_move(yes) == [CHANCE]
+    order = sorted(c_ for c_ in yes.hands[0] if c_ != c("fruitcake", 1))
+    yes = apply_all(
+        yes,
+        {"by": CHANCE, "do": "mix", "seat": 0, "order": order},
+        {"by": 1, "do": "pick", "position": 0},
+    )
+    assert c("fruitcake", 1) in yes.hands[0]
+    assert order[0] in yes.hands[1]
+    assert E.to_move(yes) == [1]
+
+
+def test_target_is_50_with_the_full_deck_exactly_and_counts_adding():
+    s = position(
+        4,
+        {0: [c("fruitcake", 6), c("tiki-bar", 1), c("foot-spa", 1), c("lava-lamp", 1)]},
+        table={
+            "fruitcake": (0, [c("fruitcake", i) for i in range(1, 6)]),
+            "gold-toilet-seat": (0, [c("gold-toilet-seat", i) for i in range(1, 5)]),
+        },
+    )
+    s.hands = (s.hands[0] + s.deck[:2], *s.hands[1:])
+    s.deck = s.deck[2:]
+    assert E.scores(s)[0] == 45  # claimed points only while the game runs
+    s = apply_all(s, claim(0, "fruitcake"))
+    assert E.is_over(s)
+    assert s.winner == 0
+    assert s.end == "target"
+    assert E.result(s).scores[0] == 50 - _hand_value(s.hands[0])
+
+
+def test_target_is_60_with_the_small_deck():
+    s = position(
+        3,
+        {
+            0: [
+                c("karaoke-machine", 1),
+                c("karaoke-machine", 2),
+                c("karaoke-machine", 3),
+                c("fruitcake", 6),
+                c("robot-vacuum", 6),
+                c("garden-gnome", 1),
+            ]
+        },
+        table={
+            "fruitcake": (0, [c("fruitcake", i) for i in range(1, 6)]),
+            "robot-vacuum": (0, [c("robot-vacuum", i) for i in range(1, 6)]),
+        },
+        deck=[c("llama-planter", 1), c("tube-socks", 1), c("ugly-sweater", 1)],
+    )
+    assert s.target == 60
+    s = apply_all(s, claim(0, "karaoke-machine"))  # 45 + 9 = 54: past 50, not over
+    assert points(s)[0] == 54
+    assert not E.is_over(s)
+    s = _quiet_turn(_quiet_turn(s, 1), 2)
+    s = apply_all(s, claim(0, "fruitcake"))  # 59
+    assert not E.is_over(s)
+    s = _quiet_turn(_quiet_turn(s, 1), 2)
+    s = apply_all(s, claim(0, "robot-vacuum"))  # 63
+    assert E.is_over(s)
+    assert s.winner == 0
+    assert E.result(s).winners == [0]
+
+
+def test_swap_taking_both_players_to_the_target_wins_for_the_swapper():
+    # Ruling 18: the acting seat is looked at first.
+    s = position(
+        4,
+        {
+            0: [
+                c("fruitcake", 4),
+                c("fruitcake", 5),
+                c("foot-spa", 1),
+                c("tube-socks", 1),
+                c("snow-globe", 1),
+                c("novelty-tie", 1),
+            ]
+        },
+        table={
+            "gold-toilet-seat": (0, [c("gold-toilet-seat", i) for i in range(1, 6)]),
+            "tiki-bar": (0, [c("tiki-bar", i) for i in range(1, 5)]),
+            "fruitcake": (1, [c("fruitcake", i) for i in (1, 2, 3)]),
+            "espresso-machine": (1, [c("espresso-machine", i) for i in range(1, 7)]),
+            "lava-lamp": (1, [c("lava-lamp", i) for i in range(1, 6)]),
+        },
+    )
+    assert points(s)[:2] == [41, 49]
+    s = apply_all(s, {"by": 0, "do": "swap", "gift": "fruitcake", "give": "tiki-bar"})
+    assert points(s)[:2] == [50, 50]
+    assert E.is_over(s)
+    assert s.winner == 0
+    assert E.result(s).ranks[0] == 1
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6))
+def test_random_play_keeps_six_in_hand_and_frozen_gifts_stay_put(seed, n):
+    """'A player can never have more than or less than 6 cards in their hand after their
+    turn' (until the cards run out); a claimed gift has 3+ cards; a six-card gift is
+    never taken (ruling 12); the points only ever reach the target through the turn that ends it."""
+    rng = random.Random(seed)
+    s = E.setup(n, {})
+    for _ in range(3000):
+        if E.is_over(s):
+            break
+        mover = E.to_move(s)[0]
+        event = E.sample_chance(s, rng) if mover == CHANCE else rng.choice(E.legal_events(s, mover))
+        after = E.apply(s, event)
+        if after.phase == "turn" and not after.shuffle_due and not E.view(after, None)["cards_out"]:
+            assert all(len(h) == 6 for h in after.hands), event
+        assert all(len(cards) >= 3 for cards in after.table.values())
+        for gift, cards in s.table.items():
+            if len(cards) == 6 and after.owner[gift] != s.owner[gift]:
+                # Ruling 12: only its owner may part with a frozen gift, by giving it.
+                assert event["by"] == s.owner[gift]
+                assert event.get("give") == gift
+        if not E.is_over(after):
+            assert max(points(after)) < after.target
+        s = after
+    assert E.is_over(s)
