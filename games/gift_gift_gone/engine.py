@@ -538,10 +538,13 @@ class GiftGiftGoneEngine(BaseEngine):
         return data
 
     def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
-        """A deal shows a seat its own hand and the first discard; a reshuffle shows only
-        the new deck's size; a mix (the asker's face-down hand order) only to the asker,
-        whom the event names because event_view is given no state.
-        Seat events never name a hidden card, so they are public as they are."""
+        """A deal shows a seat its own hand (the first discard is in every view).
+
+        A reshuffle shows only the new deck's size; a mix (the asker's face-down
+        hand order) is shown only to the asker, whom the event names because
+        event_view is given no state. Seat events never name a hidden card, so
+        they are public as they are.
+        """
         if seat is None or event.get("by") != CHANCE:
             return dict(event)
         kind = event.get("do")
