@@ -25,8 +25,9 @@ The shape follows OpenSpiel's ``State`` and python-chess's ``Board``:
   not enumerated (a shuffle has too many outcomes): ``apply`` validates them.
 * ``view(state, seat)`` is the only way a state leaves the engine: ``seat=None``
   shows everything (a finished game), a seat number shows what that seat may
-  know. ``event_view(event, seat)`` does the same for an event (a deal shows
-  a seat only its own cards; a secret choice shows only that it was made).
+  know. ``event_view(event, seat, before=state)`` does the same for an event,
+  given the state it was applied to (a deal shows a seat only its own cards;
+  a secret choice shows only that it was made, until the choices are revealed).
 """
 
 from __future__ import annotations
@@ -142,7 +143,9 @@ class Engine(Protocol):
     def legal_events(self, state: Any, seat: int) -> list[Event]: ...
     def sample_chance(self, state: Any, rng: random.Random) -> Event: ...
     def view(self, state: Any, seat: int | None) -> dict[str, JSON]: ...
-    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event: ...
+    def event_view(
+        self, event: Mapping[str, Any], seat: int | None, before: Any = None
+    ) -> Event: ...
     def is_over(self, state: Any) -> bool: ...
     def scores(self, state: Any) -> list[int]: ...
     def result(self, state: Any) -> Result: ...
@@ -228,10 +231,14 @@ class BaseEngine:
         raise NotImplementedError
 
     # -- defaults ------------------------------------------------------------
-    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
+    def event_view(self, event: Mapping[str, Any], seat: int | None, before: Any = None) -> Event:
         """By default seat events are public and chance events are hidden.
 
-        Engines override this to show a seat the part of a deal it receives.
+        ``before`` is the state the event was applied to, when the caller has it
+        (replays and live games always pass it). Engines override this to show
+        a seat the part of a deal it receives, or a secret choice once the
+        event completes the reveal; without ``before`` they must stay on the
+        safe side and hide.
         """
         if seat is None or event.get("by") != CHANCE:
             return dict(event)

@@ -20,7 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.base import CHANCE, Engine, IllegalEvent, InvalidSetup
-from games.play import BOTS, replay, waiting_for
+from games.play import BOTS, replay, replay_states, waiting_for
 from games.registry import get_engine
 from replays.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from replays.giftlog import FORMAT, giftlog_parse
@@ -265,7 +265,8 @@ def live_game_view(live: LiveGame, *, seat: int | None) -> dict[str, Any]:
         )
     engine = get_engine(live.game)
     events = live_events(live)
-    state = replay(engine, len(live.players), live.options, events)
+    states = list(replay_states(engine, len(live.players), live.options, events))
+    state = states[-1]
     over = engine.is_over(state)
     movers = engine.to_move(state)
     return {
@@ -279,7 +280,7 @@ def live_game_view(live: LiveGame, *, seat: int | None) -> dict[str, Any]:
         "to_move": ["chance" if m == CHANCE else m for m in movers],
         "waiting_for": ["chance" if m == CHANCE else m for m in waiting_for(engine, state)],
         "legal_events": engine.legal_events(state, seat) if seat in movers else [],
-        "events": [engine.event_view(e, seat) for e in events],
+        "events": [engine.event_view(e, seat, before=states[k]) for k, e in enumerate(events)],
         "scores": engine.scores(state) if over or engine.scores_public else None,
         "state": engine.view(state, seat),
         "record": live.record_id,

@@ -67,8 +67,9 @@ def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str
             "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
         )
     engine = get_engine(record.game)
-    state = replay(engine, len(players), record.options, record.events[:step])
+    before = replay(engine, len(players), record.options, record.events[: max(step - 1, 0)])
     event = record.events[step - 1] if step else None
+    state = engine.apply(before, event) if event is not None else before
     movers = engine.to_move(state)
     seats = [m for m in movers if m != CHANCE]
     if seat is not None:
@@ -81,7 +82,7 @@ def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str
         "step": step,
         "last_step": record.num_events,
         "seat": seat,
-        "event": engine.event_view(event, seat) if event is not None else None,
+        "event": engine.event_view(event, seat, before=before) if event is not None else None,
         "to_move": ["chance" if m == CHANCE else m for m in movers],
         "waiting_for": ["chance" if m == CHANCE else m for m in waiting_for(engine, state)],
         "legal_events": {str(s): engine.legal_events(state, s) for s in seats},

@@ -674,7 +674,9 @@ class GiftEconomyEngine(BaseEngine):
             data["result"] = self.result(state).to_json()
         return data
 
-    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
+    def event_view(
+        self, event: Mapping[str, Any], seat: int | None, before: Any = None
+    ) -> Event:
         """The shuffle and set-aside choices are hidden; everything else is open (I4)."""
         if seat is None:
             return dict(event)

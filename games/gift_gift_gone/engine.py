@@ -537,7 +537,9 @@ class GiftGiftGoneEngine(BaseEngine):
             data["trade"] = trade
         return data
 
-    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
+    def event_view(
+        self, event: Mapping[str, Any], seat: int | None, before: Any = None
+    ) -> Event:
         """A deal shows a seat its own hand (the first discard is in every view).
 
         A reshuffle shows only the new deck's size; a mix (the asker's face-down

@@ -529,7 +529,9 @@ class GiftSwapEngine(BaseEngine):
             data["result"] = self.result(state).to_json()
         return data
 
-    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
+    def event_view(
+        self, event: Mapping[str, Any], seat: int | None, before: Any = None
+    ) -> Event:
         """Hide a deal from every seat (its hand is in the view), and a Keep/Open
         choice or an initial arrangement from everyone but its maker."""
         if seat is None:

@@ -524,7 +524,9 @@ class GiftTrapEngine(BaseEngine):
     def view(self, state: GiftTrapState, seat: int | None) -> dict[str, Any]:
         return present.view(self, state, seat)
 
-    def event_view(self, event: Mapping[str, Any], seat: int | None) -> Event:
+    def event_view(
+        self, event: Mapping[str, Any], seat: int | None, before: Any = None
+    ) -> Event:
         return present.event_view(event, seat)
 
     def greedy_event(self, state: GiftTrapState, seat: int, rng: random.Random) -> Event:

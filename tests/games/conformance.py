@@ -65,7 +65,13 @@ def check_game(
         assert engine.card_multiset(state) == deck, f"cards not conserved after {step} events"
         assert len(engine.scores(state)) == num_players
         if step in view_steps:
-            check_views(engine, state, events[step - 1] if step else None, num_players)
+            check_views(
+                engine,
+                state,
+                events[step - 1] if step else None,
+                num_players,
+                before=states[step - 1] if step else None,
+            )
         if step < len(events):
             event = events[step]
             movers = engine.to_move(state)
@@ -93,15 +99,27 @@ def check_game(
     assert engine.result(again[-1]) == result
 
 
-def check_views(engine: Engine, state: Any, last_event: dict | None, n: int) -> None:
+def check_views(
+    engine: Engine, state: Any, last_event: dict | None, n: int, before: Any = None
+) -> None:
+    """No seat's view, nor its view of the event that led here, holds its secrets.
+
+    The event is checked both with the state it was applied to (as replays and
+    live games show it) and without (the safe default).
+    """
     everything = engine.view(state, None)
     json.dumps(everything)  # must be JSON-serialisable
     for seat in range(n):
         seen = canonical(engine.view(state, seat))
-        seen_event = canonical(engine.event_view(last_event, seat)) if last_event else ""
+        seen_events = (
+            canonical(engine.event_view(last_event, seat, before=before))
+            + canonical(engine.event_view(last_event, seat))
+            if last_event
+            else ""
+        )
         for secret in engine.secrets(state, seat):
             assert json.dumps(secret) not in seen, f"seat {seat} sees hidden {secret!r}"
-            assert json.dumps(secret) not in seen_event, (
+            assert json.dumps(secret) not in seen_events, (
                 f"seat {seat} sees hidden {secret!r} in the event that led here"
             )
 
