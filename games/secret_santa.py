@@ -479,6 +479,34 @@ class SecretSantaEngine(BaseEngine):
             data["winners"] = self.result(state).winners
         return data
 
+    def event_view(self, event: Mapping[str, Any], seat: int | None, before: Any = None) -> Event:
+        """A deal shows a seat its own dealt hand and the guest's face-up cards.
+
+        With ``before`` (the state the deal was applied to) the engine's own
+        dealing (I2-I4) gives the seat's hand, in position order, and the
+        guest's face-up row, which every seat sees anyway. Other seats' hands,
+        the guest's face-down cards and the deck order stay hidden. Without
+        ``before`` (or with a deal that could not have been applied) a deal is
+        hidden entirely. Takes and gives name no hidden card: public as they are.
+        """
+        if seat is None or event.get("by") != CHANCE:
+            return dict(event)
+        hidden: Event = {"by": CHANCE, "do": event.get("do"), "hidden": True}
+        deck = event.get("deck")
+        if (
+            event.get("do") != "deal"
+            or not isinstance(before, SecretSantaState)
+            or before.n not in HAND_SIZE
+            or not 0 <= seat < before.n
+            or not isinstance(deck, list)
+            or len(deck) != len(CARDS)
+            or not all(isinstance(c, str) for c in deck)
+            or set(deck) != CARD_SET
+        ):
+            return hidden
+        hands, up, _down = deal_cards(deck, before.n, before.first)
+        return {"by": CHANCE, "do": "deal", "hand": list(hands[seat]), "guest_face_up": list(up)}
+
     def secrets(self, state: SecretSantaState, seat: int) -> set[str]:
         hidden = set(state.guest_down)
         if not self._revealed(state):

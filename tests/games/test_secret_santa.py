@@ -479,7 +479,7 @@ def test_views_never_show_cards_a_seat_has_not_seen(seed, n):
             event = ENGINE.sample_chance(state, rng)
         else:
             event = rng.choice(ENGINE.legal_events(state, movers[0]))
-        state = ENGINE.apply(state, event)
+        before, state = state, ENGINE.apply(state, event)
         if event["do"] == "deal":
             seen = [set(h) for h in state.hands]
         elif event["do"] == "take":
@@ -493,12 +493,80 @@ def test_views_never_show_cards_a_seat_has_not_seen(seed, n):
                 if other != seat:
                     hidden |= set(state.hands[other]) | set(state.piles[other])
             hidden -= seen[seat]
-            text = json.dumps(ENGINE.view(state, seat)) + json.dumps(ENGINE.event_view(event, seat))
+            text = (
+                json.dumps(ENGINE.view(state, seat))
+                + json.dumps(ENGINE.event_view(event, seat))
+                + json.dumps(ENGINE.event_view(event, seat, before=before))
+            )
             assert not [c for c in hidden if json.dumps(c) in text]
             # Another seat's take names a position, never the card itself.
             if event["do"] == "take" and event["by"] != seat:
                 taken = state.piles[event["by"]][-1]
                 assert json.dumps(taken) not in json.dumps(ENGINE.event_view(event, seat))
+
+
+@pytest.mark.parametrize(("n", "first"), [(2, 0), (2, 1), (3, 0), (3, 2), (4, 1), (4, 3)])
+def test_deal_event_view_with_before_shows_own_hand_and_guest_face_up(n, first):
+    deck = list(CARDS)
+    random.Random(10 * n + first).shuffle(deck)
+    before = ENGINE.setup(n)
+    before.first = first
+    before.active = first
+    event = deal(deck)
+    after = ENGINE.apply(before, event)
+    for seat in range(n):
+        shown = ENGINE.event_view(event, seat, before=before)
+        # Exactly the seat's hand, in position order, and the public face-up row.
+        assert shown == {
+            "by": "chance",
+            "do": "deal",
+            "hand": list(after.hands[seat]),
+            "guest_face_up": list(after.guest_up),
+        }
+        text = json.dumps(shown)
+        others = {c for s in range(n) if s != seat for c in after.hands[s]}
+        assert not [c for c in [*others, *after.guest_down] if json.dumps(c) in text]
+        assert "deck" not in shown
+    # Seat None (the referee / full record) still sees the whole event.
+    assert ENGINE.event_view(event, None, before=before) == event
+
+
+def test_deal_event_view_follows_the_third_card_rule():
+    # The seat's hand comes from the engine's own dealing, not from a naive
+    # round-robin slice of the deck: r2 is redirected from seat 1 to seat 2.
+    r, g, b = REDS, GREENS, BLUES
+    head = [r[0], g[0], b[0], r[1], g[1], b[1], r[2], g[2]]
+    deck = head + [c for c in CARDS if c not in set(head)]
+    before = ENGINE.setup(3)
+    after = ENGINE.apply(before, deal(deck))
+    seat1 = ENGINE.event_view(deal(deck), 1, before=before)["hand"]
+    seat2 = ENGINE.event_view(deal(deck), 2, before=before)["hand"]
+    assert seat1 == list(after.hands[1])
+    assert r[2] not in seat1
+    assert r[2] in seat2
+
+
+def test_deal_event_view_without_before_stays_hidden():
+    deck = list(CARDS)
+    random.Random(3).shuffle(deck)
+    event = deal(deck)
+    for seat in range(3):
+        assert ENGINE.event_view(event, seat) == {"by": "chance", "do": "deal", "hidden": True}
+    assert ENGINE.event_view(event, None) == event
+    # A state that is not this engine's, or a seat outside the game: hidden too.
+    hidden = {"by": "chance", "do": "deal", "hidden": True}
+    assert ENGINE.event_view(event, 0, before=object()) == hidden
+    assert ENGINE.event_view(event, 3, before=ENGINE.setup(3)) == hidden
+    # A deal that could not have been applied is not dealt out.
+    assert ENGINE.event_view(deal(deck[:-1]), 0, before=ENGINE.setup(3)) == hidden
+
+
+def test_seat_events_are_public_with_or_without_before():
+    state = dealt(3)
+    event = take(0, 2, 3)
+    for seat in (0, 1, 2, None):
+        assert ENGINE.event_view(event, seat) == event
+        assert ENGINE.event_view(event, seat, before=state) == event
 
 
 # -- conformance and bots ------------------------------------------------------------------
