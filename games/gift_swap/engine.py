@@ -532,15 +532,54 @@ class GiftSwapEngine(BaseEngine):
     def event_view(
         self, event: Mapping[str, Any], seat: int | None, before: Any = None
     ) -> Event:
-        """Hide a deal from every seat (its hand is in the view), and a Keep/Open
-        choice or an initial arrangement from everyone but its maker."""
+        """What ``seat`` learns from ``event``; ``before`` is the state it was applied to.
+
+        * ``deal``: with ``before``, the seat's own dealt cards (``hand``, in
+          dealt order), computed by applying the deal to ``before`` with the
+          engine's own dealing; never another seat's cards nor the set-aside
+          order. Without ``before`` (or with a deal ``before`` refuses): hidden.
+        * ``choose``: its maker sees it. Others see it only when, per
+          ``before``, it is the last missing choice of its task, since all of
+          the task's choices are then revealed together (``last_choices``);
+          the first of two simultaneous choices shows only that it was made.
+          The event names no card, so it never shows a kept card.
+        * ``arrange``: only its maker sees the order; the row is arranged
+          secretly in hand (interpretations 8 and 10), so others learn only
+          that it was done, with or without ``before``.
+        * every other event names only positions, which are public.
+        """
         if seat is None:
             return dict(event)
-        if event.get("by") == CHANCE:
-            return {"by": CHANCE, "do": event.get("do"), "hidden": True}
-        if event.get("do") in ("choose", "arrange") and event.get("by") != seat:
-            return {"by": event.get("by"), "do": event.get("do"), "hidden": True}
+        kind, by = event.get("do"), event.get("by")
+        if by == CHANCE:
+            hidden: Event = {"by": CHANCE, "do": kind, "hidden": True}
+            if kind != "deal" or not isinstance(before, State) or before.phase != "deal":
+                return hidden
+            if not 0 <= seat < before.n:
+                return hidden
+            try:
+                dealt = self._deal(before, dict(event))
+            except IllegalEvent:
+                return hidden
+            return {"by": CHANCE, "do": "deal", "hand": list(dealt.rows[seat])}
+        if by == seat:
+            return dict(event)
+        if kind == "choose":
+            if self._completes_choice(before, by):
+                return {"by": by, "do": "choose", "choice": event.get("choice")}
+            return {"by": by, "do": kind, "hidden": True}
+        if kind == "arrange":
+            return {"by": by, "do": kind, "hidden": True}
         return dict(event)
+
+    @staticmethod
+    def _completes_choice(before: Any, by: Any) -> bool:
+        """Whether a choice by ``by`` applied to ``before`` is its task's last one."""
+        if not isinstance(before, State) or not before.queue or before.queue[0][0] != "choose":
+            return False
+        _, received, picks, _ = before.queue[0]
+        waiting = [s for s, _ in received if s not in {p for p, _ in picks}]
+        return waiting == [by]
 
     # -- greedy bot -------------------------------------------------------------
     @staticmethod

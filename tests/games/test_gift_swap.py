@@ -280,6 +280,90 @@ def test_arrangement_rules():
     }
 
 
+@pytest.mark.parametrize("n", [3, 4])
+def test_deal_event_view_with_before_shows_each_seat_exactly_its_own_cards(n):
+    s = E.setup(n, {"start_player": n - 1})
+    deal = E.sample_chance(s, random.Random(11))
+    after = E.apply(s, deal)
+    for seat in range(n):
+        seen = E.event_view(deal, seat, before=s)
+        assert seen == {"by": "chance", "do": "deal", "hand": list(after.rows[seat])}
+        others = set(after.aside).union(*(after.rows[o] for o in range(n) if o != seat))
+        assert not others & set(seen["hand"])
+        text = repr(seen)
+        assert not [c for c in others if repr(c) in text]  # no other card, no deck order
+        # Without the state before, the deal stays hidden.
+        assert E.event_view(deal, seat) == {"by": "chance", "do": "deal", "hidden": True}
+    assert E.event_view(deal, None, before=s) == deal
+
+
+def test_deal_event_view_stays_hidden_when_before_does_not_fit():
+    s = E.setup(3)
+    deal = ev("chance", "deal", order=deal_order(ROWS3, ASIDE3))
+    hidden = {"by": "chance", "do": "deal", "hidden": True}
+    assert E.event_view(deal, 0, before=s)["hand"] == ROWS3[0]
+    assert E.event_view(deal, 3, before=s) == hidden  # no such seat
+    assert E.event_view(deal, 0, before=started()) == hidden  # not a deal step
+    assert E.event_view(deal, 0, before={"n": 3}) == hidden  # not a Gift Swap state
+    bad = ev("chance", "deal", order=deal_order(ROWS3, ASIDE3)[:-1])
+    assert E.event_view(bad, 0, before=s) == hidden
+
+
+def test_arrange_event_view_shows_the_order_only_to_its_maker():
+    s = E.setup(3)
+    s = E.apply(s, ev("chance", "deal", order=deal_order(ROWS3, ASIDE3)))
+    event = ev(1, "arrange", order=ROWS3[1])
+    for before in (s, None):
+        assert E.event_view(event, 1, before=before) == event
+        for other in (0, 2):
+            assert E.event_view(event, other, before=before) == {
+                "by": 1,
+                "do": "arrange",
+                "hidden": True,
+            }
+
+
+def test_choose_event_view_with_before_reveals_only_the_completing_choice():
+    s = started()
+    s = play(s, ev(0, "swap", card=4, with_seat=1, with_card=0))  # r3 <-> Neon Ball
+    first = ev(1, "choose", choice="keep")
+    mid = E.apply(s, first)
+    last = ev(0, "choose", choice="keep")
+    done = E.apply(mid, last)
+    for seat in (0, 2):  # the first choice stays secret, with or without the state
+        assert E.event_view(first, seat, before=s) == {"by": 1, "do": "choose", "hidden": True}
+    assert E.event_view(first, 1, before=s) == first
+    for seat in range(3):
+        # The completing choice is revealed with the other one; it names no card, so
+        # the kept cards (Neon Ball for seat 0, Red 3 for seat 1) stay with their owners.
+        assert E.event_view(last, seat, before=mid) == last
+    assert E.event_view(last, 1) == {"by": 0, "do": "choose", "hidden": True}
+    assert E.view(done, 2)["last_choices"] == [
+        {"seat": 0, "choice": "keep"},
+        {"seat": 1, "choice": "keep"},
+    ]
+    assert {"gs-p-neonball", "gs-r3"} <= E.secrets(done, 2)
+    # A choice given a state where it would not be the last one stays hidden.
+    assert E.event_view(last, 2, before=s) == {"by": 0, "do": "choose", "hidden": True}
+
+
+def test_lone_regift_choice_is_shown_with_before():
+    s = started()
+    # Seat 0 gives Red 1 (regift) for seat 1's Neon Ball; seat 1 opens the Red 1.
+    s = play(s, ev(0, "swap", card=0, with_seat=1, with_card=0))
+    s = place_all(play(s, ev(0, "choose", choice="keep"), ev(1, "choose", choice="open")))
+    assert E.step(s) == "effect"
+    assert E.to_move(s) == [1]
+    s = play(s, ev(1, "regift", row="aside", card=0))  # takes the face-down Confetti
+    assert E.step(s) == "choose"
+    assert E.to_move(s) == [1]
+    lone = ev(1, "choose", choice="keep")
+    for seat in (0, 2):
+        assert E.event_view(lone, seat, before=s) == lone
+        assert E.event_view(lone, seat) == {"by": 1, "do": "choose", "hidden": True}
+    assert "gs-p-confetti" in E.secrets(E.apply(s, lone), 0)
+
+
 def test_start_player_option():
     s = started(options={"start_player": 2})
     assert E.to_move(s) == [2]
@@ -535,6 +619,9 @@ def test_views_never_expose_an_uncommitted_choice(seed, n):
                 if other != seat:
                     assert E.view(after["keep"], other) == E.view(after["open"], other)
                     assert E.event_view(made["keep"], other) == E.event_view(made["open"], other)
+                    assert E.event_view(made["keep"], other, before=state) == E.event_view(
+                        made["open"], other, before=state
+                    )
             checked += 1
     assert checked > 0
 
