@@ -674,18 +674,79 @@ class GiftEconomyEngine(BaseEngine):
             data["result"] = self.result(state).to_json()
         return data
 
-    def event_view(
-        self, event: Mapping[str, Any], seat: int | None, before: Any = None
-    ) -> Event:
-        """The shuffle and set-aside choices are hidden; everything else is open (I4)."""
+    def event_view(self, event: Mapping[str, Any], seat: int | None, before: Any = None) -> Event:
+        """What a seat learns from an event (I4, I11).
+
+        * ``shuffle``: with ``before`` (the state it was applied to), the
+          engine's own dealing gives the seat its 6 ``dealt`` cards and, for the
+          start player, the 2 cards ``drawn`` to begin its turn; other seats'
+          cards and the deck order stay hidden. Without ``before`` (or with a
+          shuffle that could not have been applied) it is hidden entirely.
+        * ``pass_card``/``discard`` by another seat: hidden, except the choice
+          that completes the set when everything set aside goes face up at that
+          moment (a queen's discards; or a pass that ends the game, when all
+          hands are shown). Needs ``before``; without it the choice stays hidden.
+        * Everything else is public.
+        """
         if seat is None:
             return dict(event)
         kind = event.get("do")
         if kind == "shuffle":
-            return {"by": CHANCE, "do": "shuffle", "hidden": True}
+            return self._shuffle_view(event, seat, before)
         if kind in ("pass_card", "discard") and event.get("by") != seat:
+            if self._reveals_choices(event, before):
+                return dict(event)
             return {"by": event.get("by"), "do": kind, "hidden": True}
         return dict(event)
+
+    def _applied(self, event: Mapping[str, Any], before: Any, actor: Actor) -> State | None:
+        """``before`` after ``event`` by the engine's own rules, or None if it does not fit."""
+        if not isinstance(before, State):
+            return None
+        try:
+            return self._apply(before, dict(event), actor)
+        except (IllegalEvent, KeyError, TypeError, ValueError):
+            return None
+
+    def _shuffle_view(self, event: Mapping[str, Any], seat: int, before: Any) -> Event:
+        hidden: Event = {"by": CHANCE, "do": "shuffle", "hidden": True}
+        if (
+            event.get("by") != CHANCE
+            or not isinstance(before, State)
+            or before.phase != SHUFFLE
+            or not isinstance(seat, int)
+            or not 0 <= seat < before.n
+        ):
+            return hidden
+        after = self._applied(event, before, CHANCE)
+        if after is None:
+            return hidden
+        hand = after.hands[seat]
+        shown: Event = {"by": CHANCE, "do": "shuffle", "dealt": sort_cards(hand[:HAND_SIZE])}
+        if hand[HAND_SIZE:]:  # the start player's first turn draws (I2)
+            shown["drawn"] = sort_cards(hand[HAND_SIZE:])
+        return shown
+
+    def _reveals_choices(self, event: Mapping[str, Any], before: Any) -> bool:
+        """Does this set-aside choice complete the set, with every card face up at once?"""
+        by = event.get("by")
+        if (
+            not isinstance(before, State)
+            or before.phase != CHOOSE
+            or before.choose_kind != event.get("do")
+            or not isinstance(by, int)
+            or isinstance(by, bool)
+            or not 0 <= by < before.n
+            or before.need[by] != 1
+            or sum(before.need) != 1
+        ):
+            return False
+        after = self._applied(event, before, by)
+        if after is None:
+            return False
+        # a queen's discards go face up together (I4, I8); passes stay with their
+        # receivers unless the game ends right there and all hands are shown (I11)
+        return event.get("do") == "discard" or after.phase == OVER
 
 
 ENGINE = GiftEconomyEngine()

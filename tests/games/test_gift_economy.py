@@ -561,6 +561,127 @@ def test_set_aside_choices_stay_hidden_from_other_seats(seed, n):
                 assert event["card"] not in shown
 
 
+# -- event views with the state before the event (what a seat learned) -----------------
+
+
+@pytest.mark.parametrize(("n", "start"), [(2, 0), (3, 1), (6, 4)])
+def test_shuffle_with_before_shows_each_seat_only_its_own_cards(n, start):
+    before = E.setup(n, {"start_player": start})
+    deck = list(CARDS)
+    random.Random(n * 10 + start).shuffle(deck)
+    event = {"by": "chance", "do": "shuffle", "deck": deck}
+    after = E.apply(before, event)
+    for seat in range(n):
+        # I3: one card at a time, start player first
+        dealt = sorted((deck[i] for i in range(6 * n) if (start + i) % n == seat), key=CARDS.index)
+        expected = {"by": "chance", "do": "shuffle", "dealt": dealt}
+        if seat == start:  # its turn begins with two draws (I2)
+            expected["drawn"] = sorted(deck[6 * n : 6 * n + 2], key=CARDS.index)
+        shown = E.event_view(event, seat, before=before)
+        assert shown == expected
+        assert set(dealt) | set(expected.get("drawn", [])) == hand(after, seat)
+        text = json.dumps(shown)
+        for other in range(n):
+            if other != seat:
+                for card in after.hands[other]:
+                    assert json.dumps(card) not in text
+        for card in deck[6 * n + 2 :]:  # the undealt deck stays hidden
+            assert json.dumps(card) not in text
+        # without before: hidden entirely, as before
+        assert E.event_view(event, seat) == {"by": "chance", "do": "shuffle", "hidden": True}
+    assert E.event_view(event, None, before=before) == event
+
+
+def test_shuffle_view_with_an_unfit_before_stays_hidden():
+    hidden = {"by": "chance", "do": "shuffle", "hidden": True}
+    fresh = E.setup(3, None)
+    event = {"by": "chance", "do": "shuffle", "deck": list(CARDS)}
+    dealt = E.apply(fresh, event)
+    assert E.event_view(event, 1, before=dealt) == hidden  # not the state it was applied to
+    assert E.event_view(event, 1, before={"n": 3}) == hidden
+    assert E.event_view(event, 3, before=fresh) == hidden  # no such seat
+    bad = {"by": "chance", "do": "shuffle", "deck": list(CARDS)[:-1]}
+    assert E.event_view(bad, 1, before=fresh) == hidden
+
+
+def test_completing_queen_discard_is_shown_with_before_others_stay_hidden():
+    state = begin(3, [["ge-queen-hearts", "ge-food-1"], ["ge-tools-9"], ["ge-medicine-9"]])
+    state = play(
+        state,
+        {"by": 0, "do": "skip_trade"},
+        {"by": 0, "do": "play_special", "card": "ge-queen-hearts"},
+    )
+    first = {"by": 2, "do": "discard", "card": "ge-medicine-9"}
+    mid = play(state, first)
+    for seat in (0, 1):  # not yet complete: only that a card was chosen
+        assert E.event_view(first, seat, before=state) == {"by": 2, "do": "discard", "hidden": True}
+    assert E.event_view(first, 2, before=state) == first
+    last = {"by": 1, "do": "discard", "card": "ge-tools-9"}
+    done = play(mid, last)
+    assert "ge-tools-9" in done.discard  # face up on the discard pile now
+    for seat in range(3):
+        assert E.event_view(last, seat, before=mid) == last
+    for seat in (0, 2):  # without before: still hidden
+        assert E.event_view(last, seat) == {"by": 1, "do": "discard", "hidden": True}
+
+
+def test_completing_pass_stays_hidden_with_before():
+    seats = [["ge-jack-spades", "ge-food-1", "ge-food-2"], ["ge-tools-1", "ge-tools-2"], []]
+    state = begin(3, seats)
+    state = play(
+        state,
+        {"by": 0, "do": "skip_trade"},
+        {"by": 0, "do": "play_special", "card": "ge-jack-spades"},
+    )
+    given_by_2 = sorted(state.hands[2], key=CARDS.index)[:2]
+    state = play(
+        state,
+        *({"by": 0, "do": "pass_card", "card": c} for c in ("ge-food-1", "ge-food-2")),
+        *({"by": 2, "do": "pass_card", "card": c} for c in given_by_2),
+        {"by": 1, "do": "pass_card", "card": "ge-tools-1"},
+    )
+    last = {"by": 1, "do": "pass_card", "card": "ge-tools-2"}
+    done = play(state, last)
+    assert done.phase != "over"
+    assert "ge-tools-2" in hand(done, 2)
+    # passed cards are seen only by their receiver (in its hand), never in the event
+    for seat in (0, 2):
+        assert E.event_view(last, seat, before=state) == {
+            "by": 1,
+            "do": "pass_card",
+            "hidden": True,
+        }
+    assert E.event_view(last, 1, before=state) == last
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), n=st.integers(min_value=2, max_value=6))
+def test_event_views_with_before_in_self_play(seed, n):
+    """With before: the shuffle shows exactly the seat's cards; a choice by another
+    seat shows only when it completes a queen's discards (or ends the game)."""
+    rng = random.Random(seed)
+    bots = [BOTS["greedy"] if s % 2 else BOTS["random"] for s in range(n)]
+    events, _ = self_play(E, n, rng=rng, bots=bots)
+    state = E.setup(n, None)
+    for event in events:
+        before, state = state, E.apply(state, event)
+        for seat in range(n):
+            shown = E.event_view(event, seat, before=before)
+            if event["do"] == "shuffle":
+                got = shown["dealt"] + shown.get("drawn", [])
+                assert sorted(got) == sorted(state.hands[seat])
+                assert "deck" not in shown
+            elif event["do"] in ("pass_card", "discard") and event["by"] != seat:
+                completes = not any(state.need) and before.need[event["by"]] == 1
+                public = event["do"] == "discard" or state.phase == "over"
+                if completes and public:
+                    assert shown == event
+                else:
+                    assert shown == {"by": event["by"], "do": event["do"], "hidden": True}
+            else:
+                assert shown == event
+
+
 # -- conformance with options -----------------------------------------------------------
 
 
