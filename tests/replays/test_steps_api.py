@@ -104,3 +104,20 @@ def test_seat_sees_running_scores_only_where_the_table_could(api, stored, game):
 def test_gift_economy_keeps_running_scores_private():
     assert get_engine("gift_economy").scores_public is False
     assert get_engine("secret_santa").scores_public is True
+
+
+def test_a_seat_replaying_the_deal_sees_its_own_hand_only(api, stored):
+    record_id, document = stored("secret_santa", seed=13)
+    n = len(document["players"])
+    hands = []
+    for seat in range(n):
+        body = api.get(f"/api/records/{record_id}/steps/1/", {"seat": seat}).json()
+        assert body["event"]["do"] == "deal"
+        assert "deck" not in body["event"]
+        assert sorted(body["event"]["hand"]) == sorted(body["state"]["players"][seat]["hand"])
+        hands.append(set(body["event"]["hand"]))
+    for a in range(n):
+        for b in range(a + 1, n):
+            assert not hands[a] & hands[b]
+    everyone = api.get(f"/api/records/{record_id}/steps/1/").json()
+    assert everyone["event"] == document["events"][0]
