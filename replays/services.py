@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games.base import CHANCE, IllegalEvent, InvalidSetup
+from games.base import IllegalEvent, InvalidSetup
 from games.play import replay
 from games.registry import get_engine
 from replays import outbox
@@ -48,7 +48,7 @@ def record_validate(log: Giftlog) -> dict[str, Any]:
             },
         ) from exc
     if not engine.is_over(state):
-        waiting = ["chance" if m == CHANCE else m for m in engine.to_move(state)]
+        waiting = list(engine.to_move(state))
         raise Unprocessable(
             "game_unfinished",
             f"The log ends after {len(log.events)} events but the game is not over.",
