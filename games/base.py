@@ -28,15 +28,23 @@ The shape follows OpenSpiel's ``State`` and python-chess's ``Board``:
   know. ``event_view(event, seat, before=state)`` does the same for an event,
   given the state it was applied to (a deal shows a seat only its own cards;
   a secret choice shows only that it was made, until the choices are revealed).
+* ``describe(event, seat, before, after)`` tells an event in one sentence as
+  that seat may know it, and ``label(event, seat, before)`` names a move not
+  yet made ("Take Ben's 3rd face-down card"). Both are built *only* from
+  ``event_view`` and ``view``, so a sentence can never say more than the seat
+  could see. Seats appear as placeholders ``{p0}``, ``{p1}``... that the
+  service fills with player names. ``card_catalog()`` gives every card's name,
+  value, icon and colour, so pages draw cards without game code of their own.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, TypedDict, runtime_checkable
 
 CHANCE: Literal["chance"] = "chance"
 
@@ -153,6 +161,36 @@ class Engine(Protocol):
     def card_multiset(self, state: Any) -> Counter[str]: ...
     def secrets(self, state: Any, seat: int) -> set[str]: ...
     def greedy_event(self, state: Any, seat: int, rng: random.Random) -> Event: ...
+    def describe(
+        self, event: Mapping[str, Any], seat: int | None, before: Any = None, after: Any = None
+    ) -> str: ...
+    def label(self, event: Mapping[str, Any], seat: int, before: Any) -> str: ...
+    def card_catalog(self) -> dict[str, CardInfo]: ...
+
+
+class CardInfo(TypedDict, total=False):
+    """How a page draws one card: what a person reads on its face.
+
+    ``name`` and ``icon`` are required; ``value`` is the points printed on the
+    card (``None`` when it has none); ``colour`` is its suit or back colour as a
+    word (``"red"``), which pages always show together with text; ``text`` is the
+    card's effect in a sentence; ``kind`` groups cards ("Party prop").
+    """
+
+    name: str
+    icon: str
+    value: int | None
+    colour: str | None
+    text: str
+    kind: str
+
+
+SEAT_PLACEHOLDER = re.compile(r"\{p(\d+)\}")
+
+
+def seat_ref(seat: int) -> str:
+    """The placeholder a description uses for a seat: the service puts the name there."""
+    return f"{{p{seat}}}"
 
 
 class BaseEngine:
@@ -230,6 +268,9 @@ class BaseEngine:
     def legal_events(self, state: Any, seat: int) -> list[Event]:
         raise NotImplementedError
 
+    def view(self, state: Any, seat: int | None) -> dict[str, JSON]:
+        raise NotImplementedError
+
     # -- defaults ------------------------------------------------------------
     def event_view(self, event: Mapping[str, Any], seat: int | None, before: Any = None) -> Event:
         """By default seat events are public and chance events are hidden.
@@ -246,6 +287,51 @@ class BaseEngine:
 
     def greedy_event(self, state: Any, seat: int, rng: random.Random) -> Event:
         return rng.choice(self.legal_events(state, seat))
+
+    # -- telling events in words -----------------------------------------------
+    def describe(
+        self, event: Mapping[str, Any], seat: int | None, before: Any = None, after: Any = None
+    ) -> str:
+        """One sentence telling ``event`` as ``seat`` may know it (``None``: everyone).
+
+        ``before`` is the state the event was applied to and ``after`` the state
+        it made (computed here when only ``before`` is given). The engine's
+        :meth:`tell` sees nothing but views of them, so the sentence keeps every
+        secret the views keep: "{p0} takes one of {p1}'s face-down cards" for the
+        table, "{p0} takes {p1}'s Tea pot (3 points)" for the taker.
+        """
+        shown = self.event_view(event, seat, before=before)
+        before_view = self.view(before, seat) if before is not None else None
+        if after is None and before is not None:
+            after = self.apply(before, event)
+        after_view = self.view(after, seat) if after is not None else None
+        return self.tell(shown, seat, before_view, after_view)
+
+    def label(self, event: Mapping[str, Any], seat: int, before: Any) -> str:
+        """A move ``seat`` may make now, in the imperative, for a button.
+
+        Only the seat's view *before* the move is used: a label never shows what
+        the move would reveal (the face of a card not yet taken).
+        """
+        shown = self.event_view(event, seat, before=before)
+        return self.tell_move(shown, seat, self.view(before, seat))
+
+    def tell(
+        self,
+        event: Event,
+        seat: int | None,
+        before: dict[str, JSON] | None,
+        after: dict[str, JSON] | None,
+    ) -> str:
+        """Engines override: the sentence for an event view, given the views around it."""
+        raise NotImplementedError
+
+    def tell_move(self, event: Event, seat: int, before: dict[str, JSON]) -> str:
+        """Engines override: the imperative label of a legal event, from the seat's view."""
+        raise NotImplementedError
+
+    def card_catalog(self) -> dict[str, CardInfo]:
+        raise NotImplementedError
 
 
 def _actor_name(actor: Actor) -> str:

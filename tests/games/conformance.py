@@ -14,8 +14,10 @@ from typing import Any
 
 from games.base import CHANCE, Engine, IllegalEvent, Result
 from games.play import BOTS, replay_states, self_play
+from tests.games.words import check_labels, check_words
 
 VIEW_SAMPLE = 250
+WORDS_SAMPLE = 40
 
 
 def canonical(value: Any) -> str:
@@ -59,6 +61,12 @@ def check_game(
     # random steps (and always the first and last) find a leak just as well.
     view_steps = set(rng.sample(range(len(states)), min(VIEW_SAMPLE, len(states))))
     view_steps |= {0, 1, len(states) - 1}
+    # Words: a sample of steps plus the first event of every type, told to every seat.
+    word_steps = set(rng.sample(range(1, len(states)), min(WORDS_SAMPLE, len(events))))
+    first_of_kind: dict[str, int] = {}
+    for index, event in enumerate(events):
+        first_of_kind.setdefault(event["do"], index + 1)
+    word_steps |= set(first_of_kind.values())
 
     for step, state in enumerate(states):
         # Cards are conserved: every card is somewhere, none is duplicated.
@@ -72,6 +80,9 @@ def check_game(
                 num_players,
                 before=states[step - 1] if step else None,
             )
+        if step in word_steps:
+            check_words(engine, states[step - 1], events[step - 1], state, num_players, step)
+            check_labels(engine, states[step - 1], num_players, step - 1)
         if step < len(events):
             event = events[step]
             movers = engine.to_move(state)

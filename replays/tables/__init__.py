@@ -1,0 +1,93 @@
+"""Drawing a game's table as HTML: one drawing module per game, a generic fallback.
+
+``replays/tables/<slug>.py`` defines ``draw(table: Table) -> Html`` and
+``target(event, view) -> str | None``. A game without a module is drawn by
+:mod:`replays.tables.generic`, so a new engine shows up on the pages at once.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+from games.base import CHANCE
+from games.registry import get_engine
+from replays.tables.kit import Html, Table, el
+
+
+@cache
+def _module(game: str) -> ModuleType:
+    try:
+        return import_module(f"replays.tables.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"replays.tables.{game}":
+            raise
+        return import_module("replays.tables.generic")
+
+
+def table_build(
+    *,
+    game: str,
+    view: dict[str, Any],
+    seat: int | None,
+    players: list[str],
+    to_move: list[Any],
+    waiting_for: list[Any],
+    scores: list[int] | None,
+    is_over: bool,
+    result: dict[str, Any] | None,
+) -> Table:
+    return Table(
+        game=game,
+        view=view,
+        seat=seat,
+        players=players,
+        catalog=get_engine(game).card_catalog(),
+        to_move=to_move,
+        waiting_for=waiting_for,
+        scores=scores,
+        is_over=is_over,
+        result=result,
+    )
+
+
+def table_draw(table: Table) -> Html:
+    """The table drawn by the game's module, under a line saying whose turn it is."""
+    return el("div", el("p", turn_sentence(table), cls="turn"), _module(table.game).draw(table))
+
+
+def table_target(game: str, event: dict[str, Any], view: dict[str, Any]) -> str | None:
+    """The ``data-key`` of the drawn element a legal event acts on, if any."""
+    target = getattr(_module(game), "target", None)
+    return target(event, view) if target is not None else None
+
+
+def turn_sentence(table: Table) -> str:
+    """'Ben to move.', 'Your move.', 'Ana and Cy choose.', 'Cards are being dealt.'..."""
+    if table.is_over:
+        return _result_sentence(table)
+    seats = [actor for actor in table.waiting_for if actor != CHANCE]
+    if not seats:
+        return "The cards are shuffled and dealt." if CHANCE in table.waiting_for else "…"
+    if table.seat is not None and table.seat in seats:
+        others = [table.name(s) for s in seats if s != table.seat]
+        return "Your move." if not others else f"Your move (also waiting for {_and(others)})."
+    names = [table.name(s) for s in seats]
+    return f"{_and(names)} to move." if len(names) == 1 else f"Waiting for {_and(names)}."
+
+
+def _result_sentence(table: Table) -> str:
+    result = table.result or {}
+    winners = [table.name(s) for s in result.get("winners", [])]
+    scores = result.get("scores") or []
+    parts = ", ".join(f"{table.name(s)} {score}" for s, score in enumerate(scores))
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return f"Game over: {_and(winners)} {verb}. Final scores: {parts}."
+
+
+def _and(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

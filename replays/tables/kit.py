@@ -1,0 +1,179 @@
+"""The drawing kit: what a game's drawing module builds a table with.
+
+A drawing module (``replays/tables/<slug>.py``) turns one view of one step into
+HTML. It gets a :class:`Table`: the engine's ``view`` for the viewer (never the
+raw state, so a page cannot draw what the seat may not see), the card catalog,
+the player names and whose turn it is. It builds HTML with the kit's helpers,
+which escape everything (``format_html``), so no drawing module writes markup
+by string concatenation.
+
+Every card face a module draws carries ``data-card="<id>"``; every element a
+move can act on carries ``data-key="<key>"``, and the module's ``target(event,
+view)`` gives the key a legal event acts on, so live play can make cards
+clickable without knowing the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from games.base import CardInfo
+
+Html = SafeString
+
+
+def join(parts: Iterable[Html | str], sep: str = "") -> Html:
+    """Concatenate already-safe fragments (plain strings are escaped)."""
+    return format_html_join(mark_safe(sep), "{}", ((part,) for part in parts))
+
+
+def el(tag: str, *children: Html | str, cls: str = "", **attrs: Any) -> Html:
+    """``<tag class=... attr=...>children</tag>``; ``data_key`` becomes ``data-key``.
+
+    Attributes whose value is ``None`` or ``False`` are left out.
+    """
+    attributes = [("class", cls)] if cls else []
+    attributes += [(name.rstrip("_").replace("_", "-"), value) for name, value in attrs.items()]
+    shown = [(name, "" if value is True else value) for name, value in attributes]
+    rendered = format_html_join(
+        "", ' {}="{}"', ((n, v) for n, v in shown if v is not None and v is not False)
+    )
+    return format_html("<{}{}>{}</{}>", mark_safe(tag), rendered, join(children), mark_safe(tag))
+
+
+def points(value: int) -> str:
+    """'1 point', '3 points', '-2 points'."""
+    return f"{value} point" if abs(value) == 1 else f"{value} points"
+
+
+@dataclass
+class Table:
+    """One step of one game, as one viewer may see it."""
+
+    game: str
+    view: dict[str, Any]
+    seat: int | None
+    players: Sequence[str]
+    catalog: Mapping[str, CardInfo]
+    to_move: Sequence[Any] = ()
+    waiting_for: Sequence[Any] = ()
+    scores: Sequence[int] | None = None
+    is_over: bool = False
+    result: Mapping[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # -- names -----------------------------------------------------------------
+    def name(self, seat: int) -> str:
+        """The player's name, with "(you)" for the viewer's own seat."""
+        name = self.players[seat] if 0 <= seat < len(self.players) else f"Seat {seat + 1}"
+        return f"{name} (you)" if seat == self.seat else name
+
+    def card_name(self, card: str) -> str:
+        info = self.catalog.get(card)
+        return info["name"] if info else "a card"
+
+    # -- cards -------------------------------------------------------------------
+    def card(
+        self,
+        card: str,
+        *,
+        key: str | None = None,
+        note: str = "",
+        small: bool = False,
+        down: bool = False,
+    ) -> Html:
+        """A card face: icon, name, value, colour word, effect text as a tooltip.
+
+        ``down`` marks a card that lies face down on the table but that this viewer
+        knows (drawn as a face with a "face down" ribbon); ``note`` adds a short line.
+        """
+        info = self.catalog[card]
+        colour = info.get("colour")
+        value = info.get("value")
+        classes = ["card", f"colour-{colour}" if colour else "colour-none"]
+        if small:
+            classes.append("small")
+        if down:
+            classes.append("known-down")
+        lines: list[Html | str] = [
+            el("span", info.get("icon", ""), cls="icon", aria_hidden="true"),
+            el("span", info["name"], cls="name"),
+        ]
+        if value is not None:
+            lines.append(el("span", points(value), cls="value"))
+        if colour:
+            lines.append(el("span", colour, cls="colour"))
+        if down:
+            lines.append(el("span", "face down", cls="ribbon"))
+        if note:
+            lines.append(el("span", note, cls="note"))
+        title = " · ".join(
+            part
+            for part in (
+                info["name"],
+                points(value) if value is not None else "",
+                colour or "",
+                info.get("text", ""),
+            )
+            if part
+        )
+        return el("div", *lines, cls=" ".join(classes), data_card=card, data_key=key, title=title)
+
+    def back(self, colour: str | None = None, *, key: str | None = None, label: str = "") -> Html:
+        """A card back: shows only its colour (as a word too) and an optional label."""
+        words = label or (f"{colour} back" if colour else "face down")
+        return el(
+            "div",
+            el("span", "🎁", cls="icon", aria_hidden="true"),
+            el("span", words, cls="back-label"),
+            cls=f"card back colour-{colour or 'none'}",
+            data_key=key,
+            title=words,
+        )
+
+    def hidden(self, count: int, *, label: str = "cards") -> Html:
+        """A face-down pile of ``count`` cards nobody here may see."""
+        return el(
+            "div",
+            el("span", "🂠", cls="icon", aria_hidden="true"),
+            el("span", f"{count} {label}", cls="back-label"),
+            cls="card back pile",
+        )
+
+    def row(self, *cards: Html, cls: str = "") -> Html:
+        """Cards side by side, wrapping on a narrow screen."""
+        return el("div", *cards, cls=f"cards {cls}".strip())
+
+    # -- layout ------------------------------------------------------------------
+    def zone(self, title: str, *content: Html | str, cls: str = "") -> Html:
+        """A labelled area of the table (a pile, a track, the Unexpected guest)."""
+        return el("section", el("h4", title), *content, cls=f"zone {cls}".strip())
+
+    def stat(self, label: str, value: Any) -> Html:
+        return el("span", el("b", label), " ", str(value), cls="stat")
+
+    def seat_panel(self, seat: int, *content: Html | str, stats: Sequence[Html] = ()) -> Html:
+        """One player's place at the table; marked when it is their turn."""
+        turn = seat in self.waiting_for
+        heading = el(
+            "h3",
+            self.name(seat),
+            el("span", "to move", cls="turn-badge") if turn else "",
+        )
+        return el(
+            "section",
+            heading,
+            el("div", *stats, cls="stats") if stats else "",
+            *content,
+            cls="seat" + (" active" if turn else "") + (" mine" if seat == self.seat else ""),
+            data_seat=str(seat),
+        )
+
+    def table(self, *content: Html | str) -> Html:
+        """The outermost element of every drawn table."""
+        return el("div", *content, cls=f"table table-{self.game}", data_game=self.game)
