@@ -188,6 +188,27 @@ class CardInfo(TypedDict, total=False):
 SEAT_PLACEHOLDER = re.compile(r"\{p(\d+)\}")
 
 
+def card_ids_in(value: Any, catalog: Mapping[str, Any]) -> set[str]:
+    """Every card id of ``catalog`` anywhere in a JSON value (a view), as value or key.
+
+    What a viewer may know of cards is exactly what its view holds: the pages draw
+    these and the leak checks compare against them.
+    """
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item in catalog:
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+            stack.extend(k for k in item if isinstance(k, str))
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return found
+
+
 def seat_ref(seat: int) -> str:
     """The placeholder a description uses for a seat: the service puts the name there."""
     return f"{{p{seat}}}"

@@ -20,6 +20,7 @@ from games.base import (
     MALFORMED_EVENT,
     Actor,
     BaseEngine,
+    CardInfo,
     Event,
     IllegalEvent,
     InvalidSetup,
@@ -538,6 +539,29 @@ class SecretSantaEngine(BaseEngine):
                 "round_scores": [list(r) for r in state.round_scores],
             },
         )
+
+    # -- words (games/secret_santa_words.py) ------------------------------------------
+    # Imported when called: the words module reads this module's card tables.
+    def card_catalog(self) -> dict[str, CardInfo]:
+        from games.secret_santa_words import CATALOG
+
+        return CATALOG
+
+    def tell(
+        self,
+        event: Event,
+        seat: int | None,
+        before: dict[str, Any] | None,
+        after: dict[str, Any] | None,
+    ) -> str:
+        from games.secret_santa_words import tell
+
+        return tell(event, seat, before, after)
+
+    def tell_move(self, event: Event, seat: int, before: dict[str, Any]) -> str:
+        from games.secret_santa_words import tell_move
+
+        return tell_move(event, seat, before)
 
     # -- bot -----------------------------------------------------------------------
     def greedy_event(self, state: SecretSantaState, seat: int, rng: random.Random) -> Event:

@@ -21,6 +21,7 @@ from games.base import (
     MALFORMED_EVENT,
     Actor,
     BaseEngine,
+    CardInfo,
     Event,
     IllegalEvent,
     InvalidSetup,
@@ -31,7 +32,7 @@ from games.base import (
     field_str,
     require,
 )
-from games.gift_economy import greedy
+from games.gift_economy import greedy, words
 from games.gift_economy.cards import (
     CARD_SET,
     CARDS,
@@ -597,6 +598,22 @@ class GiftEconomyEngine(BaseEngine):
 
     def greedy_event(self, state: State, seat: int, rng: random.Random) -> Event:
         return greedy.choose(self, state, seat, rng)
+
+    # -- words ---------------------------------------------------------------------
+    def card_catalog(self) -> dict[str, CardInfo]:
+        return words.CATALOG
+
+    def tell(
+        self,
+        event: Event,
+        seat: int | None,
+        before: dict[str, Any] | None,
+        after: dict[str, Any] | None,
+    ) -> str:
+        return words.tell(event, seat, before, after)
+
+    def tell_move(self, event: Event, seat: int, before: dict[str, Any]) -> str:
+        return words.tell_move(event, seat, before)
 
     # -- views ---------------------------------------------------------------------
     def secrets(self, state: State, seat: int) -> set[str]:

@@ -14,9 +14,11 @@ from typing import Any
 
 from games.base import (
     CHANCE,
+    JSON,
     MALFORMED_EVENT,
     Actor,
     BaseEngine,
+    CardInfo,
     Event,
     IllegalEvent,
     InvalidSetup,
@@ -27,6 +29,7 @@ from games.base import (
     field_str,
     require,
 )
+from games.gift_gift_gone import words
 from games.gift_gift_gone.cards import GIFT_OF, HAND_SIZE, NAME, VALUE, cards_of, deck_for
 
 # Phases. "refill" is the end of a turn waiting only for a reshuffle.
@@ -604,6 +607,23 @@ class GiftGiftGoneEngine(BaseEngine):
             if i != seat:
                 hidden.update(hand)
         return hidden
+
+    # -- words (games/gift_gift_gone/words.py) --------------------------------
+    def card_catalog(self) -> dict[str, CardInfo]:
+        """Every card id, and every gift id (events name gifts): name, icon, value."""
+        return words.CATALOG
+
+    def tell(
+        self,
+        event: Event,
+        seat: int | None,
+        before: dict[str, JSON] | None,
+        after: dict[str, JSON] | None,
+    ) -> str:
+        return words.tell(event, seat, before, after)
+
+    def tell_move(self, event: Event, seat: int, before: dict[str, JSON]) -> str:
+        return words.tell_move(event, seat, before)
 
     def greedy_event(self, state: GGGState, seat: int, rng: random.Random) -> Event:
         from games.gift_gift_gone.greedy import choose

@@ -17,9 +17,11 @@ from typing import Any, NamedTuple
 
 from games.base import (
     CHANCE,
+    JSON,
     MALFORMED_EVENT,
     Actor,
     BaseEngine,
+    CardInfo,
     Event,
     IllegalEvent,
     InvalidSetup,
@@ -44,6 +46,7 @@ from games.gift_swap.cards import (
     score_cards,
     valid_positions,
 )
+from games.gift_swap.words import CATALOG, tell, tell_move
 
 ASIDE = "aside"
 KEEP, OPEN = "keep", "open"
@@ -580,6 +583,23 @@ class GiftSwapEngine(BaseEngine):
         _, received, picks, _ = before.queue[0]
         waiting = [s for s, _ in received if s not in {p for p, _ in picks}]
         return waiting == [by]
+
+    # -- words ------------------------------------------------------------------
+    def card_catalog(self) -> dict[str, CardInfo]:
+        return CATALOG
+
+    def tell(
+        self,
+        event: Event,
+        seat: int | None,
+        before: dict[str, JSON] | None,
+        after: dict[str, JSON] | None,
+    ) -> str:
+        """See :mod:`games.gift_swap.words`: built from the views only."""
+        return tell(event, seat, before, after)
+
+    def tell_move(self, event: Event, seat: int, before: dict[str, JSON]) -> str:
+        return tell_move(event, seat, before)
 
     # -- greedy bot -------------------------------------------------------------
     @staticmethod

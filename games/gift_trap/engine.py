@@ -19,8 +19,10 @@ from typing import Any
 
 from games.base import (
     CHANCE,
+    JSON,
     MALFORMED_EVENT,
     BaseEngine,
+    CardInfo,
     Event,
     IllegalEvent,
     InvalidSetup,
@@ -29,7 +31,7 @@ from games.base import (
     check_player_count,
     require,
 )
-from games.gift_trap import present
+from games.gift_trap import present, words
 from games.gift_trap.cards import (
     NO_MATCH_VALUE,
     PACK_CARDS,
@@ -133,6 +135,7 @@ class GiftTrapEngine(BaseEngine):
         s.give_pos = (0,) * n
         s.get_pos = (0,) * n
         s.log = ()
+        s.last_grid = ()
         s.ended_by = None
         self._reset_round(s)
         return s
@@ -256,6 +259,7 @@ class GiftTrapEngine(BaseEngine):
         t.pack = pack
         t.phase = "deal"
         t.log = ()  # the last round's reveal stays on view until the next pack is chosen
+        t.last_grid = ()
         return t
 
     def _deal_size(self, s: GiftTrapState) -> int:
@@ -457,6 +461,7 @@ class GiftTrapEngine(BaseEngine):
             return
         assert t.pack is not None
         t.queue = {**t.queue, t.pack: t.queue[t.pack] + tuple(c for c, _ in t.grid)}
+        t.last_grid = t.grid
         t.grid = ()
         t.pack = None
         t.round += 1
@@ -531,6 +536,22 @@ class GiftTrapEngine(BaseEngine):
 
     def greedy_event(self, state: GiftTrapState, seat: int, rng: random.Random) -> Event:
         return present.greedy_event(self, state, seat, rng)
+
+    # -- words -----------------------------------------------------------------------
+    def card_catalog(self) -> dict[str, CardInfo]:
+        return words.CATALOG
+
+    def tell(
+        self,
+        event: Event,
+        seat: int | None,
+        before: dict[str, JSON] | None,
+        after: dict[str, JSON] | None,
+    ) -> str:
+        return words.tell(event, seat, before, after)
+
+    def tell_move(self, event: Event, seat: int, before: dict[str, JSON]) -> str:
+        return words.tell_move(event, seat, before)
 
 
 ENGINE = GiftTrapEngine()

@@ -22,7 +22,6 @@ def appeal(card: str, side: str) -> int:
     return sum(map(ord, gift_name(card, side))) % 97
 
 
-
 def view(engine: GiftTrapEngine, state: GiftTrapState, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may know: its own choices, and others' only once turned over.
 
@@ -37,6 +36,13 @@ def view(engine: GiftTrapEngine, state: GiftTrapState, seat: int | None) -> dict
             "pack": CARD_PACK[card], "trapped": i + 1 in s.trapped,
         }
         for i, (card, side) in enumerate(s.grid)
+    ]
+    # Between rounds the cards are back under their pack, but the last round's
+    # scoring (``round_log``) is still on view and names gifts by grid number.
+    last_grid = [
+        {"gift": i + 1, "card": card, "side": side, "name": gift_name(card, side),
+         "pack": CARD_PACK[card]}
+        for i, (card, side) in enumerate(s.last_grid)
     ]
     players = []
     for p in range(s.n):
@@ -59,6 +65,7 @@ def view(engine: GiftTrapEngine, state: GiftTrapState, seat: int | None) -> dict
             "gave": given,
             "received_from": [g for g in range(s.n) if g != p and s.gives[g][p]],
             "revealed_from": [g for g in range(s.n) if g != p and s.shown[p][g]],
+            "get_tokens_shown": s.gets_shown[p],
         }
         if mine or s.gets_shown[p]:
             player["get_tokens"] = {tok: (s.gets[p][i] or None) for i, tok in enumerate(TOKENS)}
@@ -89,6 +96,7 @@ def view(engine: GiftTrapEngine, state: GiftTrapState, seat: int | None) -> dict
         "gifted_zone_from": s.zone_from,
         "expert_cards": s.expert,
         "grid": grid,
+        "last_grid": last_grid,
         "players": players,
         "revealer": s.revealer if s.phase == "reveal" else None,
         "to_move": engine.to_move(s),

@@ -78,6 +78,7 @@ class GiftTrapState:
     give_pos: tuple[int, ...]
     get_pos: tuple[int, ...]
     log: tuple[dict[str, Any], ...]  # scored gifts of the current (or last) round
+    last_grid: tuple[tuple[str, str], ...]  # the last round's grid, shown beside its log
     ended_by: str | None
 
     def clone(self) -> GiftTrapState:

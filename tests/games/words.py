@@ -12,26 +12,11 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from games.base import SEAT_PLACEHOLDER, Engine
+__all__ = ["card_ids_in", "check_labels", "check_sentence", "check_words"]
+
+from games.base import SEAT_PLACEHOLDER, Engine, card_ids_in
 
 JSONISH = re.compile(r'[{}\[\]"]|\bNone\b|\bTrue\b|\bFalse\b|\bby\b:|\bdo\b:')
-
-
-def card_ids_in(value: Any, catalog: dict[str, Any]) -> set[str]:
-    """Every card id that appears anywhere in a view (a JSON value)."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if item in catalog:
-                found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-            stack.extend(k for k in item if isinstance(k, str))
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return found
 
 
 def _word(text: str) -> re.Pattern[str]:

@@ -1,0 +1,516 @@
+"""Gift Economy in words: the card catalog, events told, moves named.
+
+Everything here works on *views* (``event_view`` and ``view`` dicts), never on
+the engine's state, so a sentence cannot say more than its seat may see (see
+``games.base``). Seats are written as ``{p0}``, ``{p1}``... placeholders.
+
+Turn draws and a King's draw carry no event of their own (the shuffle fixed the
+deck order): they are told with the event that caused them, from the change
+between the views before and after (a seat sees only its own new cards).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from games.base import CHANCE, CardInfo, seat_ref
+from games.gift_economy.cards import (
+    CARDS,
+    DISCARD_CHOICE,
+    DRAW,
+    GOAL,
+    LEFT,
+    PASS,
+    PTS,
+    RES,
+    RESOURCES,
+    SPECIALS,
+)
+
+View = Mapping[str, Any]
+Ev = Mapping[str, Any]
+Maybe = View | None  # a view, or None when the caller has no state
+
+ICON: dict[str, str] = {"food": "🍞", "tools": "🔨", "medicine": "💊", "luxuries": "💎"}
+COLOUR: dict[str, str] = {"food": "green", "tools": "blue", "medicine": "red", "luxuries": "purple"}
+SUIT_WORD: dict[str, str] = {
+    "food": "clubs",
+    "tools": "spades",
+    "medicine": "hearts",
+    "luxuries": "diamonds",
+}
+#: The rulebook's names for the three families of Special Event cards.
+FAMILY: dict[str, tuple[str, str]] = {
+    "jack": ("Geocaching", "🧭"),
+    "queen": ("Natural disaster", "🌪️"),
+    "king": ("Transnational investors", "💰"),
+}
+SPECIAL_COLOUR = "orange"
+
+
+def _special_text(card: str) -> str:
+    effect, direction, count = SPECIALS[card]
+    if effect == PASS:
+        side = "left" if direction == LEFT else "right"
+        return f"Every player passes {count} cards to the {side}."
+    if effect == DISCARD_CHOICE:
+        return "Every other player discards one card of their choice."
+    if effect == DRAW:
+        return "Draw an extra card."
+    return "A player of your choice discards a card at random."
+
+
+def _build_catalog() -> dict[str, CardInfo]:
+    catalog: dict[str, CardInfo] = {}
+    for card in CARDS:
+        if RES[card] >= 0:
+            res = RESOURCES[RES[card]]
+            pts = PTS[card]
+            catalog[card] = {
+                "name": f"{res.capitalize()} {pts}",
+                "icon": ICON[res],
+                "value": pts,
+                "colour": COLOUR[res],
+                "text": f"{_points(pts)} of {res} ({SUIT_WORD[res]}).",
+                "kind": res.capitalize(),
+            }
+        else:
+            _, rank, suit = card.split("-")
+            family, icon = FAMILY[rank]
+            catalog[card] = {
+                "name": f"{rank.capitalize()} of {suit}",
+                "icon": icon,
+                "value": None,
+                "colour": SPECIAL_COLOUR,
+                "text": _special_text(card),
+                "kind": f"Special Event: {family}",
+            }
+    return catalog
+
+
+def _points(value: int) -> str:
+    return f"{value} point" if value == 1 else f"{value} points"
+
+
+CATALOG: dict[str, CardInfo] = _build_catalog()
+
+
+# -- small phrases -----------------------------------------------------------------
+
+
+def name(card: Any) -> str:
+    """The card's catalog name ("Food 7", "Queen of spades"), or "a card"."""
+    info = CATALOG.get(card) if isinstance(card, str) else None
+    return info["name"] if info else "a card"
+
+
+def and_list(items: Iterable[str]) -> str:
+    words = list(items)
+    if not words:
+        return "nothing"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def card_list(cards: Iterable[Any]) -> str:
+    return and_list(name(c) for c in cards)
+
+
+def count_cards(count: int) -> str:
+    return "a card" if count == 1 else f"{count} cards"
+
+
+def _cards_field(value: Any) -> list[str]:
+    return [c for c in value if isinstance(c, str)] if isinstance(value, list) else []
+
+
+def resource_phrase(cards: list[str]) -> str:
+    """ "7 points of food" for a one-resource set (empty string if it is not one)."""
+    known = [c for c in cards if c in CATALOG and RES[c] >= 0]
+    if not known or len(known) != len(cards) or len({RES[c] for c in known}) != 1:
+        return ""
+    return f"{_points(sum(PTS[c] for c in known))} of {RESOURCES[RES[known[0]]]}"
+
+
+def set_phrase(cards: list[str]) -> str:
+    """ "Food 2 and Food 5 (7 points of food)"."""
+    what = resource_phrase(cards)
+    return f"{card_list(cards)} ({what})" if what else card_list(cards)
+
+
+def counter_rule(low: int, high: int) -> str:
+    if low == high:
+        return f"a counter must be worth exactly {_points(low)} of one resource"
+    return f"a counter must be worth {low} to {high} points of one resource"
+
+
+def _seat(value: Any, views: Iterable[View | None] = ()) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        for view in views:
+            if view is not None and value >= len(view.get("players", [])):
+                return None
+        return value
+    return None
+
+
+def _player(view: View | None, seat: int | None) -> Mapping[str, Any] | None:
+    if view is None or seat is None:
+        return None
+    players = view.get("players")
+    if isinstance(players, list) and 0 <= seat < len(players):
+        entry = players[seat]
+        return entry if isinstance(entry, Mapping) else None
+    return None
+
+
+def _hand(view: View | None, seat: int | None) -> list[str] | None:
+    entry = _player(view, seat)
+    if entry is None or "hand" not in entry:
+        return None
+    return _cards_field(entry["hand"])
+
+
+def _count(view: View | None, seat: int | None) -> int:
+    entry = _player(view, seat)
+    value = entry.get("cards") if entry is not None else None
+    return value if isinstance(value, int) else 0
+
+
+def _new_cards(before: View | None, after: View | None, seat: int | None) -> list[str] | None:
+    """Cards in ``seat``'s hand after that were not there before, if both are visible."""
+    old, new = _hand(before, seat), _hand(after, seat)
+    if old is None or new is None:
+        return None
+    return [c for c in new if c not in old]
+
+
+def _goes(cards: list[str]) -> str:
+    return card_list(cards) + (" goes" if len(cards) == 1 else " go")
+
+
+def _counter_cards(view: Maybe, seat: int) -> list[str]:
+    """The cards ``seat`` laid out as a counter to the offer on the table, if any."""
+    for counter in (view.get("counters") or []) if view is not None else []:
+        if isinstance(counter, Mapping) and counter.get("seat") == seat:
+            return _cards_field(counter.get("cards"))
+    return []
+
+
+def direction_word(direction: Any) -> str:
+    return "left" if direction == LEFT else "right"
+
+
+# -- events told ---------------------------------------------------------------------
+
+
+def tell(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    """One sentence for an event view, as ``seat`` may know it."""
+    kind = event.get("do")
+    teller = _TELLERS.get(kind) if isinstance(kind, str) else None
+    main = teller(event, seat, before, after) if teller else "Something happens."
+    extra = _aftermath(event, seat, before, after)
+    return main + "".join(f"; {clause}" for clause in extra) + "."
+
+
+def _by(event: Mapping[str, Any], *views: View | None) -> str:
+    who = _seat(event.get("by"), views)
+    return seat_ref(who) if who is not None else "A player"
+
+
+def _tell_shuffle(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    dealt = _cards_field(event.get("dealt"))
+    drawn = _cards_field(event.get("drawn"))
+    if dealt:
+        text = f"The cards are shuffled and dealt, 6 each; you get {card_list(dealt)}"
+        if drawn:
+            text += f", and you start by drawing {card_list(drawn)}"
+        return text
+    start = _seat(after.get("active"), [after]) if after is not None else None
+    if start is not None and not event.get("hidden"):
+        return (
+            f"The cards are shuffled and dealt, 6 each; {seat_ref(start)} starts and draws 2 cards"
+        )
+    return "The cards are shuffled and dealt"
+
+
+def _tell_offer(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    cards = _cards_field(event.get("cards"))
+    text = f"{_by(event, before)} offers {set_phrase(cards)}"
+    offer = after.get("offer") if after is not None else None
+    if isinstance(offer, Mapping):
+        text += f"; {counter_rule(offer.get('counter_min', 0), offer.get('counter_max', 0))}"
+    return text
+
+
+def _tell_skip(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    return f"{_by(event, before)} makes no more offers this turn"
+
+
+def _tell_counter(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    cards = _cards_field(event.get("cards"))
+    return f"{_by(event, before)} counters with {set_phrase(cards)}"
+
+
+def _tell_decline(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    return f"{_by(event, before)} declines to counter"
+
+
+def _tell_accept(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    by = _by(event, before)
+    other = _seat(event.get("seat"), [before] if before is not None else [])
+    if other is None:
+        return f"{by} accepts a counter"
+    them = seat_ref(other)
+    offer = before.get("offer") if before is not None else None
+    got = _counter_cards(before, other)
+    if isinstance(offer, Mapping) and got:
+        return (
+            f"{by} accepts {them}'s counter: {_goes(_cards_field(offer.get('cards')))} "
+            f"to {them} and {card_list(got)} to {by}"
+        )
+    return f"{by} accepts {them}'s counter and they swap the cards"
+
+
+def _tell_reject(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    return f"{_by(event, before)} turns down every counter"
+
+
+def _tell_special(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    by = _by(event, before)
+    card = event.get("card")
+    if not isinstance(card, str) or card not in SPECIALS:
+        return f"{by} plays a Special Event card"
+    effect, direction, count = SPECIALS[card]
+    text = f"{by} plays the {name(card)}"
+    if effect == PASS:
+        return text + f": every player passes {count} cards to the {direction_word(direction)}"
+    if effect == DISCARD_CHOICE:
+        return text + ": every other player discards one card of their choice"
+    if effect == DRAW:
+        actor = _seat(event.get("by"), [before] if before is not None else [])
+        drawn = _new_cards(before, after, actor)
+        if before is not None and before.get("deck_count") == 0:
+            return text + " to draw an extra card"
+        if drawn:
+            return text + f" and draws {card_list(drawn)}"
+        return text + " and draws an extra card"
+    target = _seat(event.get("target"), [before] if before is not None else [])
+    who = seat_ref(target) if target is not None else "a player"
+    return text + f": {who} must discard a card at random"
+
+
+def _tell_choice(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    by = _by(event, before)
+    purpose = "to pass" if event.get("do") == "pass_card" else "to discard"
+    card = event.get("card")
+    if event.get("hidden") or not isinstance(card, str):
+        return f"{by} sets aside a card {purpose}"
+    if event.get("do") == "pass_card" and before is not None:
+        choose = before.get("choose")
+        actor = _seat(event.get("by"), [before])
+        n = len(before.get("players") or [])
+        if isinstance(choose, Mapping) and actor is not None and n:
+            step = LEFT if choose.get("direction") == LEFT else -1
+            return f"{by} sets aside {name(card)} to pass to {seat_ref((actor + step) % n)}"
+    return f"{by} sets aside {name(card)} {purpose}"
+
+
+def _tell_random(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    target = _seat(before.get("target"), [before]) if before is not None else None
+    card = event.get("card")
+    if event.get("hidden") or not isinstance(card, str):
+        return "A card is discarded at random"
+    if target is None:
+        return f"{name(card)} is discarded at random"
+    return f"{seat_ref(target)} discards {name(card)}, picked at random"
+
+
+def _tell_end_turn(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+    return f"{_by(event, before)} ends the turn"
+
+
+_TELLERS = {
+    "shuffle": _tell_shuffle,
+    "offer": _tell_offer,
+    "skip_trade": _tell_skip,
+    "counter": _tell_counter,
+    "decline": _tell_decline,
+    "accept": _tell_accept,
+    "reject": _tell_reject,
+    "play_special": _tell_special,
+    "end_turn": _tell_end_turn,
+    "pass_card": _tell_choice,
+    "discard": _tell_choice,
+    "random_discard": _tell_random,
+}
+
+
+def _aftermath(
+    event: Mapping[str, Any], seat: int | None, before: View | None, after: View | None
+) -> list[str]:
+    """What else the event set going: a failed deal, choices resolved, a new turn, the end."""
+    if before is None or after is None or event.get("do") == "shuffle":
+        return []
+    kind = event.get("do")
+    over = after.get("phase") == "over"
+    clauses: list[str] = []
+    active = _seat(before.get("active"), [before])
+    if before.get("phase") == "counter" and after.get("phase") == "accept" and active is not None:
+        clauses.append(f"{seat_ref(active)} may now accept one counter")
+    failed = before.get("offer") and not after.get("offer")
+    if kind in ("decline", "reject") and failed and not over:
+        if after.get("phase") == "trade" and active is not None:
+            clauses.append(f"no deal, so {seat_ref(active)} may offer one more deal")
+        else:
+            clauses.append("no deal this turn")
+    chose = kind in ("pass_card", "discard") and before.get("phase") == "choose"
+    if chose and after.get("phase") != "choose":
+        clauses.append(_resolved(kind, seat, before, after))
+    if after.get("turn") != before.get("turn"):
+        drew = _new_turn(event, seat, before, after)
+        if drew:
+            clauses.append(drew)
+    if over:
+        clauses.append(_game_over(before, after))
+    return clauses
+
+
+def _resolved(kind: Any, seat: int | None, before: View, after: View) -> str:
+    if kind == "discard":
+        old = _cards_field(before.get("discard"))
+        new = _cards_field(after.get("discard"))[len(old) :]
+        return f"the chosen cards go face up on the discard pile: {card_list(new)}"
+    choose = before.get("choose")
+    side = direction_word(choose.get("direction") if isinstance(choose, Mapping) else None)
+    text = f"all set-aside cards move to the {side} at once"
+    got = _new_cards(before, after, seat)
+    starts = after.get("turn") != before.get("turn") and after.get("active") == seat
+    if seat is not None and got and not starts:
+        text += f", and {seat_ref(seat)} now also holds {card_list(got)}"
+    return text
+
+
+def _drawn_count(event: Mapping[str, Any], before: View, after: View) -> int:
+    """Cards the new active player drew: the deck's shrinking, less a King's draw."""
+    old, new = before.get("deck_count"), after.get("deck_count")
+    if not isinstance(old, int) or not isinstance(new, int):
+        return 0
+    drawn = old - new
+    card = event.get("card")
+    king = isinstance(card, str) and card in SPECIALS and SPECIALS[card][0] == DRAW
+    if event.get("do") == "play_special" and king and old > 0:
+        drawn -= 1
+    return max(drawn, 0)
+
+
+def _new_turn(event: Ev, seat: int | None, before: View, after: View) -> str:
+    """The next player's turn and its draw ("" if the game ended before any draw)."""
+    active = _seat(after.get("active"), [after])
+    count = _drawn_count(event, before, after)
+    if after.get("phase") == "over" and not count:
+        return ""
+    if active is None:
+        return "the next turn begins"
+    who = seat_ref(active)
+    text = f"{who} begins a turn"
+    if seat is None and isinstance(before.get("deck"), list):
+        deck = _cards_field(before.get("deck"))
+        skip = (before.get("deck_count") or 0) - (after.get("deck_count") or 0) - count
+        drawn = deck[skip : skip + count]
+        return text + (f" and draws {card_list(drawn)}" if drawn else "")
+    if seat == active:
+        drawn = _new_cards(before, after, active) or []
+        if drawn and len(drawn) == count:
+            return text + f" and draws {card_list(drawn)}"
+        if drawn:  # passed cards arrived too: they cannot be told apart from the draw
+            return (
+                text
+                + f" and draws {count_cards(count)}, so with the passed cards {who} now also holds "
+                + card_list(drawn)
+            )
+    return text + (f" and draws {count_cards(count)}" if count else "")
+
+
+def _game_over(before: View, after: View) -> str:
+    result = after.get("result")
+    reason = after.get("end_reason")
+    winners: list[int] = []
+    scores: list[Any] = []
+    if isinstance(result, Mapping):
+        winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
+        scores = list(result.get("scores") or [])
+    names = and_list(seat_ref(w) for w in winners)
+    if reason == "goal":
+        done = [
+            s
+            for s, entry in enumerate(after.get("players") or [])
+            if isinstance(entry, Mapping)
+            and isinstance(entry.get("points"), Mapping)
+            and all(v == GOAL for v in entry["points"].values())
+        ]
+        held = and_list(seat_ref(s) for s in done) if done else "a player"
+        verb = "holds" if len(done) == 1 else "hold"
+        lead = f"{held} {verb} exactly 12 of each resource, so the game ends"
+    else:
+        lead = "the deck is empty, so the game ends"
+    if not winners:
+        return lead
+    best = scores[winners[0]] if winners[0] < len(scores) else None
+    score = f" with a score of {best} out of 48" if isinstance(best, int) else ""
+    if len(winners) == 1:
+        return f"{lead} and {names} wins{score}"
+    return f"{lead} and {names} share the win{score}"
+
+
+# -- moves named -----------------------------------------------------------------------
+
+
+def tell_move(event: Mapping[str, Any], seat: int, before: View) -> str:
+    """The imperative label of a legal event, from the seat's own view before it."""
+    kind = event.get("do")
+    if kind == "offer":
+        return f"Offer {set_phrase(_cards_field(event.get('cards')))}."
+    if kind == "skip_trade":
+        return "Make no offer; go on to Special Events."
+    if kind == "counter":
+        return f"Counter with {set_phrase(_cards_field(event.get('cards')))}."
+    if kind == "decline":
+        return "Decline: make no counter."
+    if kind == "accept":
+        other = _seat(event.get("seat"), [before])
+        if other is None:
+            return "Accept a counter."
+        got = _counter_cards(before, other)
+        if got:
+            return f"Accept {seat_ref(other)}'s {set_phrase(got)}."
+        return f"Accept {seat_ref(other)}'s counter."
+    if kind == "reject":
+        return "Turn down every counter."
+    if kind == "play_special":
+        card = event.get("card")
+        if not isinstance(card, str) or card not in SPECIALS:
+            return "Play a Special Event card."
+        info = CATALOG[card]
+        if "target" in event:
+            target = _seat(event.get("target"), [before])
+            if target == seat:
+                return f"Play the {info['name']} on yourself: discard a card at random."
+            whom = seat_ref(target) if target is not None else "a player"
+            return f"Play the {info['name']} on {whom}: {whom} discards a card at random."
+        return f"Play the {info['name']}: {info['text'][0].lower()}{info['text'][1:]}"
+    if kind == "end_turn":
+        return "End the turn."
+    if kind == "pass_card":
+        choose = before.get("choose")
+        n = len(before.get("players") or [])
+        if isinstance(choose, Mapping) and n:
+            step = LEFT if choose.get("direction") == LEFT else -1
+            return f"Pass {name(event.get('card'))} to {seat_ref((seat + step) % n)}."
+        return f"Pass {name(event.get('card'))}."
+    if kind == "discard":
+        return f"Discard {name(event.get('card'))}."
+    if event.get("by") == CHANCE:
+        return "Let chance decide."
+    return "Make this move."

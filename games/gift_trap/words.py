@@ -1,0 +1,267 @@
+"""GiftTRAP told in words: the card catalog, event sentences and move labels.
+
+Everything here reads only event views and seat views (see ``games.base``), so
+a sentence never says more than its seat may know: a face-down GIVE token is
+"a gift" to everyone but its giver, a GET token "a token placed face down"
+until its owner turns the four over.
+
+A gift card is double-sided, so its catalog name holds both gifts ("Rubber
+duck / Bubble wrap"); sentences name the gift that lies face up on the grid,
+with its grid number ("gift 2 (Kazoo)"), as players do at the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.base import CardInfo, Event, seat_ref
+from games.gift_trap.cards import (
+    CARD_PACK,
+    NO_MATCH_VALUE,
+    PACK_CARDS,
+    PACKS,
+    SIDES,
+    TOKEN_VALUE,
+    TOKENS,
+    gift_name,
+)
+
+TOKEN_WORDS: dict[str, str] = {"great": "GREAT", "good": "GOOD", "ok": "OK", "no_way": "NO WAY"}
+PACK_ICONS: dict[str, str] = {"yellow": "🎈", "red": "🎀", "blue": "💎", "black": "👑"}
+
+
+def pack_words(pack: str) -> str:
+    """'the red pack ($$)'."""
+    price = PACKS[pack][1] if pack in PACKS else ""
+    return f"the {pack} pack ({price})" if price else f"the {pack} pack"
+
+
+def _catalog() -> dict[str, CardInfo]:
+    out: dict[str, CardInfo] = {}
+    for pack, ids in PACK_CARDS.items():
+        price = PACKS[pack][1]
+        for card in ids:
+            a, b = gift_name(card, "a"), gift_name(card, "b")
+            out[card] = {
+                "name": f"{a} / {b}",
+                "icon": PACK_ICONS[pack],
+                "value": None,
+                "colour": pack,
+                "text": f"A {pack} gift card ({price}): {a} on one side, {b} on the other.",
+                "kind": f"{pack.capitalize()} pack ({price})",
+            }
+    return out
+
+
+CATALOG: dict[str, CardInfo] = _catalog()
+
+
+# -- small helpers ---------------------------------------------------------------------
+def _and(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _seat(value: Any) -> str:
+    return seat_ref(value) if isinstance(value, int) and not isinstance(value, bool) else "a player"
+
+
+def gift_words(gift: Any, *views: Mapping[str, Any] | None) -> str:
+    """'gift 3 (Hammock)' when a view shows the grid, else 'gift 3'."""
+    for view in views:
+        if not view:
+            continue
+        for entry in (*view.get("grid", ()), *view.get("last_grid", ())):
+            if entry.get("gift") == gift:
+                return f"gift {gift} ({entry['name']})"
+    return f"gift {gift}"
+
+
+def _player(view: Mapping[str, Any] | None, seat: Any) -> Mapping[str, Any]:
+    if not view or not isinstance(seat, int):
+        return {}
+    players = view.get("players", ())
+    return players[seat] if 0 <= seat < len(players) else {}
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def _round_end(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> str:
+    if not before or not after:
+        return ""
+    if after.get("phase") == "over":
+        return "; that ends the game"
+    if after.get("round") != before.get("round"):
+        return f"; that ends round {before.get('round')}"
+    return ""
+
+
+# -- events that happened ----------------------------------------------------------------
+def tell(
+    event: Event,
+    seat: int | None,
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None,
+) -> str:
+    """One sentence for an event view, from the views around it (see module docstring)."""
+    kind = event.get("do")
+    by = event.get("by")
+    who = _seat(by)
+    if kind == "choose_pack":
+        pack = str(event.get("pack"))
+        when = f" for round {before['round']}" if before else ""
+        return f"{who} chooses {pack_words(pack)}{when}."
+    if kind == "deal":
+        return _tell_deal(event, before)
+    if kind == "give":
+        return _tell_give(event, before)
+    if kind == "get":
+        if event.get("hidden"):
+            placed = _player(after, by).get("get_tokens_placed")
+            count = f" ({placed} of 4 placed)" if isinstance(placed, int) else ""
+            return f"{who} places a GET token face down{count}."
+        token = TOKEN_WORDS.get(str(event.get("token")), "a GET")
+        return f"{who} puts the {token} token on {gift_words(event.get('gift'), before)}."
+    if kind == "get_more":
+        if event.get("hidden"):
+            return f"{who} makes a secret choice with the Get More card."
+        giver = event.get("from")
+        if giver is None:
+            return f"{who} keeps the Get More card in hand this round."
+        return f"{who} slides the Get More card under {_seat(giver)}'s GIVE token."
+    if kind == "reveal_gets":
+        return _tell_reveal_gets(by, before, after)
+    if kind == "reveal":
+        return _tell_reveal(event, before, after)
+    if kind == "gifttrap":
+        gift = gift_words(event.get("gift"), before, after)
+        return f"{who} shouts GiftTRAP and blocks {gift} for the rest of the round."
+    return f"{who} makes a move."
+
+
+def _tell_deal(event: Event, before: Mapping[str, Any] | None) -> str:
+    cards, sides = event.get("cards"), event.get("sides")
+    if not isinstance(cards, list) or not isinstance(sides, list) or len(cards) != len(sides):
+        return "The gifts are dealt onto the grid."
+    faces = [
+        f"{i} {gift_name(card, side)}"
+        for i, (card, side) in enumerate(zip(cards, sides, strict=True), start=1)
+        if card in CARD_PACK and side in SIDES
+    ]
+    pack = before.get("pack") if before else None
+    if pack is None and cards and cards[0] in CARD_PACK:
+        pack = CARD_PACK[cards[0]]
+    what = f"{len(cards)} {pack} gifts" if pack else f"{len(cards)} gifts"
+    dealer = f"{_seat(before['dealer'])} deals" if before else "The dealer deals"
+    return f"{dealer} {what} onto the grid: {_and(faces)}."
+
+
+def _tell_give(event: Event, before: Mapping[str, Any] | None) -> str:
+    who, to = _seat(event.get("by")), _seat(event.get("to"))
+    if event.get("hidden") or "gift" not in event:
+        return f"{who} gives {to} a GIVE token, face down."
+    more = ", with the Give More card" if event.get("more") else ""
+    return f"{who} gives {to} {gift_words(event.get('gift'), before)}, face down{more}."
+
+
+def _tell_reveal_gets(
+    by: Any, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+) -> str:
+    who = _seat(by)
+    player = _player(after, by)
+    tokens = player.get("get_tokens")
+    if not isinstance(tokens, Mapping):
+        return f"{who} turns over the four GET tokens."
+    parts = [
+        f"{TOKEN_WORDS[tok]} on {gift_words(tokens[tok], before, after)}"
+        for tok in TOKENS
+        if tokens.get(tok)
+    ]
+    more = ""
+    if "get_more" in player:
+        choice = player["get_more"]
+        if isinstance(choice, int) and not isinstance(choice, bool):
+            more = f", with Get More under {_seat(choice)}'s GIVE token"
+        elif choice is None:
+            more = ", keeping Get More in hand"
+    return f"{who} turns over the GET tokens: {_and(parts)}{more}."
+
+
+MATCH_WORDS: dict[str, str] = {
+    "great": "a GREAT match",
+    "good": "a GOOD match",
+    "ok": "an OK match",
+    "no_way": "a NO WAY",
+    "no_match": "no match",
+}
+
+
+def _tell_reveal(
+    event: Event, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+) -> str:
+    by, giver = event.get("by"), event.get("from")
+    who, from_ = _seat(by), _seat(giver)
+    entry: Mapping[str, Any] = {}
+    if after:
+        for item in reversed(after.get("round_log", ())):
+            if item.get("receiver") == by and item.get("giver") == giver:
+                entry = item
+                break
+    if not entry:
+        return f"{who} turns over the GIVE token from {from_}."
+    gift = gift_words(entry.get("gift"), before, after)
+    head = f"{who} turns over {gift} from {from_}"
+    end = _round_end(before, after)
+    match = entry.get("match")
+    if match == "trapped":
+        return f"{head}, but it is GiftTRAPped so nobody moves{end}."
+    give = move_words("GIVE", from_, match, entry.get("give_move"), entry.get("give_more"))
+    get = move_words("GET", who, match, entry.get("get_move"), entry.get("get_more"))
+    return f"{head}, {MATCH_WORDS.get(str(match), 'scored')}: {give} and {get}{end}."
+
+
+def move_words(track: str, who: str, match: Any, moved: Any, doubled: Any) -> str:
+    """'GIVE +6 for {p1} (Give More)'; a marker held at GO or GIFTED says so.
+
+    ``match`` and ``moved`` are a ``round_log`` entry's fields; ``who`` is any
+    name (a placeholder in sentences, a player's name on the drawn table).
+    """
+    value = TOKEN_VALUE.get(str(match), NO_MATCH_VALUE)
+    wanted = value * (2 if doubled else 1)
+    moved = moved if isinstance(moved, int) else wanted
+    text = f"{track} {_signed(moved)} for {who}"
+    notes = [f"{track.capitalize()} More"] if doubled else []
+    if moved != wanted:
+        notes.append("stops at GO" if wanted < 0 else "stops at GIFTED")
+    return text + (f" ({', '.join(notes)})" if notes else "")
+
+
+# -- moves not yet made ---------------------------------------------------------------------
+def tell_move(event: Event, seat: int, before: Mapping[str, Any]) -> str:
+    """The imperative label of a legal move of ``seat``, from its view before it."""
+    kind = event.get("do")
+    if kind == "choose_pack":
+        return f"Deal from {pack_words(str(event.get('pack')))}."
+    if kind == "give":
+        more = " with Give More" if event.get("more") else ""
+        gift = gift_words(event.get("gift"), before)
+        return f"Give {gift} to {_seat(event.get('to'))}{more}."
+    if kind == "get":
+        token = TOKEN_WORDS.get(str(event.get("token")), "a GET token")
+        return f"Put {token} on {gift_words(event.get('gift'), before)}."
+    if kind == "get_more":
+        giver = event.get("from")
+        if giver is None:
+            return "Keep Get More in hand this round."
+        return f"Put Get More under {_seat(giver)}'s GIVE token."
+    if kind == "reveal_gets":
+        return "Turn over your GET tokens."
+    if kind == "reveal":
+        return f"Turn over the GIVE token from {_seat(event.get('from'))}."
+    if kind == "gifttrap":
+        return f"Play GiftTRAP on {gift_words(event.get('gift'), before)}."
+    return "Make this move."
