@@ -12,7 +12,8 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from games.base import CHANCE
+from games.base import CHANCE, Engine
+from games.play import waiting_for
 from games.registry import get_engine
 from replays.tables.kit import Html, Table, el
 
@@ -25,6 +26,16 @@ def _module(game: str) -> ModuleType:
         if exc.name != f"replays.tables.{game}":
             raise
         return import_module("replays.tables.generic")
+
+
+def table_stylesheets(game: str) -> list[str]:
+    """Static paths of the stylesheets a page drawing this game's table loads."""
+    from django.contrib.staticfiles import finders
+
+    sheets = ["replays/table.css"]
+    if finders.find(f"replays/tables/{game}.css"):
+        sheets.append(f"replays/tables/{game}.css")
+    return sheets
 
 
 def table_build(
@@ -53,6 +64,24 @@ def table_build(
     )
 
 
+def table_html(engine: Engine, state: Any, *, seat: int | None, players: list[str]) -> str:
+    """A state drawn for one viewer: only its ``view`` reaches the drawing module."""
+    over = engine.is_over(state)
+    shown = seat is None or engine.scores_public or over
+    table = table_build(
+        game=engine.slug,
+        view=engine.view(state, seat),
+        seat=seat,
+        players=players,
+        to_move=engine.to_move(state),
+        waiting_for=waiting_for(engine, state),
+        scores=engine.scores(state) if shown else None,
+        is_over=over,
+        result=engine.result(state).to_json() if over else None,
+    )
+    return str(table_draw(table))
+
+
 def table_draw(table: Table) -> Html:
     """The table drawn by the game's module, under a line saying whose turn it is."""
     return el("div", el("p", turn_sentence(table), cls="turn"), _module(table.game).draw(table))
@@ -70,7 +99,9 @@ def turn_sentence(table: Table) -> str:
         return _result_sentence(table)
     seats = [actor for actor in table.waiting_for if actor != CHANCE]
     if not seats:
-        return "The cards are shuffled and dealt." if CHANCE in table.waiting_for else "…"
+        if CHANCE in table.waiting_for:
+            return "Next, chance acts: cards are shuffled, dealt or picked at random."
+        return "Nobody is to move."
     if table.seat is not None and table.seat in seats:
         others = [table.name(s) for s in seats if s != table.seat]
         return "Your move." if not others else f"Your move (also waiting for {_and(others)})."

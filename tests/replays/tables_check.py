@@ -13,8 +13,8 @@ import re
 from typing import Any
 
 from games.base import Engine
-from games.play import replay_states, waiting_for
-from replays.tables import table_build, table_draw, table_target
+from games.play import replay_states
+from replays.tables import table_html, table_target
 from tests.games.words import card_ids_in
 
 DATA_CARD = re.compile(r'data-card="([^"]+)"')
@@ -22,19 +22,7 @@ DATA_KEY = re.compile(r'data-key="([^"]+)"')
 
 
 def drawn(engine: Engine, state: Any, seat: int | None, players: list[str]) -> str:
-    over = engine.is_over(state)
-    table = table_build(
-        game=engine.slug,
-        view=engine.view(state, seat),
-        seat=seat,
-        players=players,
-        to_move=engine.to_move(state),
-        waiting_for=waiting_for(engine, state),
-        scores=engine.scores(state) if seat is None or engine.scores_public or over else None,
-        is_over=over,
-        result=engine.result(state).to_json() if over else None,
-    )
-    return str(table_draw(table))
+    return table_html(engine, state, seat=seat, players=players)
 
 
 def check_tables(

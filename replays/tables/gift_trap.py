@@ -1,0 +1,427 @@
+"""The GiftTRAP table: the gift grid, the GIVE and GET tracks, each player's tokens.
+
+Drawn from the engine's view only (see ``games/gift_trap/present.py``): a GIVE
+token shows its gift to its giver, and to everyone once its receiver turns it
+over; a player's GET tokens show where they lie to their owner, and to everyone
+once turned over; before that the table sees only how many are placed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.gift_trap.words import TOKEN_WORDS, move_words, pack_words
+from replays.tables.kit import Html, Table, el
+
+TOKENS = ("great", "good", "ok", "no_way")
+TOKEN_POINTS = {"great": "+3", "good": "+2", "ok": "+1", "no_way": "-4"}
+PHASES = {
+    "choose_pack": "Deal: the dealer chooses a pack",
+    "deal": "Deal: the gifts go onto the grid",
+    "give": "Give: everyone gives each other player one gift, face down",
+    "get": "Get: everyone puts GREAT, GOOD, OK and NO WAY on the grid, face down",
+    "reveal": "Reveal: one player at a time turns over their tokens",
+    "over": "Game over",
+}
+MATCHES = {
+    "great": "GREAT",
+    "good": "GOOD",
+    "ok": "OK",
+    "no_way": "NO WAY",
+    "no_match": "no match",
+    "trapped": "GiftTRAPped",
+}
+
+
+def draw(table: Table) -> Html:
+    view = table.view
+    return table.table(
+        _status(table, view),
+        _grid(table, view),
+        _tracks(table, view),
+        _reveal(table, view),
+        *(_player(table, view, p) for p in range(len(view["players"]))),
+    )
+
+
+def target(event: dict[str, Any], view: dict[str, Any]) -> str | None:
+    """Gifts are chosen on the grid; tokens in front of the player are turned over."""
+    kind, by = event.get("do"), event.get("by")
+    if kind == "choose_pack":
+        return f"pack-{event.get('pack')}"
+    if kind in ("give", "get", "gifttrap"):
+        return f"gift-{event.get('gift')}"
+    if kind == "reveal_gets":
+        return f"gets-{by}"
+    if kind in ("reveal", "get_more") and event.get("from") is not None:
+        return f"token-{event.get('from')}-{by}"
+    return None
+
+
+# -- round, dealer and packs ------------------------------------------------------------
+def _status(table: Table, view: Mapping[str, Any]) -> Html:
+    phase = view["phase"]
+    stats = [
+        table.stat("Step", PHASES.get(phase, phase)),
+        table.stat("Dealer", table.name(view["dealer"])),
+    ]
+    if view.get("pack"):
+        stats.append(table.stat("Pack", pack_words(view["pack"]).removeprefix("the ")))
+    piles = [
+        table.back(
+            pack,
+            key=f"pack-{pack}",
+            label=f"{pack_words(pack).removeprefix('the ')}: "
+            f"{counts['unseen'] + counts['returned']} cards",
+        )
+        for pack, counts in view["packs"].items()
+    ]
+    traps = [
+        f"Round {t['round']}: {table.name(t['seat'])} on gift {t['gift']}"
+        for t in view.get("gifttraps", ())
+    ]
+    return table.zone(
+        f"Round {view['round']} (at most {view['max_rounds']})",
+        el("div", *stats, cls="stats"),
+        _ending(table, view),
+        table.row(*piles, cls="packs"),
+        el("p", "GiftTRAPs played: " + "; ".join(traps) + ".", cls="gt-note") if traps else "",
+        cls="gt-status",
+    )
+
+
+def _ending(table: Table, view: Mapping[str, Any]) -> Html | str:
+    result = view.get("result")
+    if not result:
+        return ""
+    details = result.get("details", {})
+    gifted = [table.name(s) for s in details.get("gifted", [])]
+    if gifted:
+        text = f"Both markers in the Gifted Zone: {', '.join(gifted)}."
+    else:
+        text = f"Nobody reached the Gifted Zone in {details.get('rounds')} rounds."
+    return el("p", text, cls="gt-note")
+
+
+# -- the gift grid ----------------------------------------------------------------------------
+def _grid(table: Table, view: Mapping[str, Any]) -> Html:
+    grid, last = view["grid"], view.get("last_grid") or []
+    if not grid and last:
+        slots = [
+            el("div", table.card(g["card"], note=f"Gift {g['gift']}: {g['name']}"), cls="gift-slot")
+            for g in last
+        ]
+        return table.zone(
+            "Last round's gifts (going back under their pack)", el("div", *slots, cls="gift-grid")
+        )
+    if not grid:
+        waiting = "Waiting for the deal." if view["phase"] == "deal" else "No gifts dealt yet."
+        return table.zone("Gift grid", el("p", waiting, cls="gt-note"))
+    placed = _tokens_on_grid(table, view)
+    slots = []
+    for g in grid:
+        gift = g["gift"]
+        chips = [el("span", "GiftTRAPped", cls="gt-chip trap")] if g["trapped"] else []
+        chips += placed.get(gift, [])
+        slots.append(
+            el(
+                "div",
+                table.card(g["card"], key=f"gift-{gift}", note=f"Gift {gift}: {g['name']}"),
+                el("div", *chips, cls="gt-chips"),
+                cls="gift-slot" + (" trapped" if g["trapped"] else ""),
+            )
+        )
+    title = f"Gift grid: {pack_words(view['pack'])}" if view.get("pack") else "Gift grid"
+    return table.zone(title, el("div", *slots, cls="gift-grid"))
+
+
+def _tokens_on_grid(table: Table, view: Mapping[str, Any]) -> dict[int, list[Html]]:
+    """The GET tokens this viewer can read, gathered by the gift they lie on."""
+    out: dict[int, list[Html]] = {}
+    for player in view["players"]:
+        tokens = player.get("get_tokens")
+        if not isinstance(tokens, Mapping):
+            continue
+        down = not player.get("get_tokens_shown")
+        for tok in TOKENS:
+            gift = tokens.get(tok)
+            if gift:
+                text = f"{TOKEN_WORDS[tok]} · {table.name(player['seat'])}"
+                out.setdefault(gift, []).append(
+                    el(
+                        "span",
+                        text + (", face down" if down else ""),
+                        cls=f"gt-chip get {tok}" + (" down" if down else ""),
+                    )
+                )
+    return out
+
+
+# -- the two score tracks ---------------------------------------------------------------------
+def _tracks(table: Table, view: Mapping[str, Any]) -> Html:
+    length, zone_from = view["track_length"], view["gifted_zone_from"]
+    players = view["players"]
+    legend = el(
+        "div",
+        *(
+            el(
+                "span",
+                _marker(table, p["seat"]),
+                f" {table.name(p['seat'])}: GIVE {p['give_track']}, GET {p['get_track']}",
+                cls="gt-legend-item",
+            )
+            for p in players
+        ),
+        cls="gt-legend",
+    )
+    zone_words = (
+        f"Shaded: the Gifted Zone, spaces {zone_from}-{length} ({length} is GIFTED)."
+        if zone_from < length
+        else f"Shaded: the Gifted Zone, space {length} (GIFTED)."
+    )
+    return table.zone(
+        "GIVE and GET tracks",
+        legend,
+        _track(table, "GIVE track 🎁 (for giving)", "give_track", length, zone_from, players),
+        _track(table, "GET track 📦 (for getting)", "get_track", length, zone_from, players),
+        el("p", zone_words, cls="gt-note"),
+        cls="gt-tracks",
+    )
+
+
+def _track(
+    table: Table, title: str, field: str, length: int, zone_from: int, players: list[Any]
+) -> Html:
+    cells = []
+    for space in range(length + 1):
+        here = [_marker(table, p["seat"]) for p in players if p[field] == space]
+        label = "GO" if space == 0 else str(space)
+        classes = "gt-space" + (" gifted" if space >= zone_from else "")
+        cells.append(
+            el(
+                "div",
+                el("span", label, cls="gt-space-no"),
+                el("span", *here, cls="gt-markers"),
+                cls=classes,
+                title="GIFTED" if space == length else ("GO" if space == 0 else f"Space {space}"),
+            )
+        )
+    return el("div", el("h5", title), el("div", *cells, cls="gt-track"), cls="gt-track-wrap")
+
+
+def _marker(table: Table, seat: int) -> Html:
+    mine = " mine" if seat == table.seat else ""
+    return el("span", str(seat + 1), cls=f"gt-marker m{seat % 8}{mine}", title=table.name(seat))
+
+
+# -- reveal progress and scoring ------------------------------------------------------------
+def _reveal(table: Table, view: Mapping[str, Any]) -> Html | str:
+    log = view.get("round_log") or []
+    phase = view["phase"]
+    if phase != "reveal" and not log:
+        return ""
+    n = len(view["players"])
+    order = [(view["dealer"] + i) % n for i in range(n)]
+    steps = _reveal_steps(table, view, order) if phase == "reveal" else []
+    title = (
+        "Reveal"
+        if phase == "reveal"
+        else ("Last round's scoring" if phase != "over" else "Final round's scoring")
+    )
+    names = {g["gift"]: g["name"] for g in (*view["grid"], *(view.get("last_grid") or []))}
+    lines = [_score_line(table, entry, names) for entry in log]
+    return table.zone(
+        title,
+        el("ol", *steps, cls="gt-order") if phase == "reveal" else "",
+        el("ul", *lines, cls="gt-log") if lines else el("p", "No gift scored yet.", cls="gt-note"),
+        cls="gt-reveal",
+    )
+
+
+def _reveal_steps(table: Table, view: Mapping[str, Any], order: list[int]) -> list[Html]:
+    revealer = view.get("revealer")
+    n = len(order)
+    at = order.index(revealer) if revealer in order else n
+    steps = []
+    for i, seat in enumerate(order):
+        player = view["players"][seat]
+        if i < at:
+            state, cls = "done", "done"
+        elif i == at:
+            flipped = len(player["revealed_from"])
+            gets = "GET tokens face up" if player.get("get_tokens_shown") else "GET tokens next"
+            state, cls = f"revealing ({gets}, {flipped} of {n - 1} gifts turned over)", "now"
+        else:
+            state, cls = "waiting", "later"
+        steps.append(el("li", f"{table.name(seat)}: {state}", cls=cls))
+    return steps
+
+
+def _score_line(table: Table, entry: Mapping[str, Any], names: Mapping[int, str]) -> Html:
+    giver, receiver, gift = entry["giver"], entry["receiver"], entry["gift"]
+    what = f"gift {gift} ({names[gift]})" if gift in names else f"gift {gift}"
+    match = entry["match"]
+    if match == "trapped":
+        moves = "GiftTRAPped, so nobody moves."
+    else:
+        give = move_words(
+            "GIVE", table.name(giver), match, entry["give_move"], entry.get("give_more")
+        )
+        get = move_words(
+            "GET", table.name(receiver), match, entry["get_move"], entry.get("get_more")
+        )
+        moves = f"{MATCHES.get(match, match)}: {give}, {get}."
+    return el(
+        "li",
+        el("b", f"{table.name(giver)} → {table.name(receiver)}"),
+        f": {what}, {moves}",
+        cls=f"gt-score {match}",
+    )
+
+
+# -- a player's place -----------------------------------------------------------------------------
+def _player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
+    player = view["players"][seat]
+    roles = []
+    if seat == view["dealer"]:
+        roles.append("dealer")
+    if seat == view.get("revealer"):
+        roles.append("revealing")
+    stats = [
+        table.stat("GIVE", player["give_track"]),
+        table.stat("GET", player["get_track"]),
+        table.stat("Total", player["give_track"] + player["get_track"]),
+    ]
+    if roles:
+        stats.append(table.stat("Now", ", ".join(roles)))
+    parts: list[Html | str] = []
+    if view["phase"] not in ("choose_pack", "deal"):  # between rounds the tokens are in the bags
+        parts += [
+            el("h5", "GIVE tokens received"),
+            _received(table, view, seat),
+            el("h5", "GET tokens"),
+            _gets(table, view, player),
+        ]
+    if view.get("expert_cards"):
+        parts += [el("h5", "Expert cards"), _expert(table, view, player)]
+    return table.seat_panel(seat, *parts, stats=stats)
+
+
+def _received(table: Table, view: Mapping[str, Any], seat: int) -> Html:
+    """The GIVE tokens in front of ``seat``, one per other player, in seat order."""
+    players = view["players"]
+    player = players[seat]
+    tokens = []
+    for giver in range(len(players)):
+        if giver == seat:
+            continue
+        who = table.name(giver)
+        if giver not in player["received_from"]:
+            waiting = el("small", "not given yet")
+            tokens.append(el("div", f"from {who}", waiting, cls="gt-token empty"))
+            continue
+        entry = next((e for e in players[giver]["gave"] if e["to"] == seat), {})
+        turned = giver in player["revealed_from"]
+        lines: list[Html | str] = [f"from {who}"]
+        if "gift" in entry:
+            name = _gift_name(view, entry["gift"])
+            lines.append(el("b", f"gift {entry['gift']}" + (f" · {name}" if name else "")))
+        else:
+            lines.append(el("small", "secret gift"))
+        lines.append(el("small", "turned over" if turned else "face down"))
+        if entry.get("give_more"):
+            lines.append(el("small", "with Give More: doubled", cls="gt-more"))
+        if player.get("get_more") == giver:
+            lines.append(el("small", "Get More under it: doubled", cls="gt-more"))
+        tokens.append(
+            el(
+                "div",
+                *lines,
+                cls="gt-token" + (" up" if turned else " down"),
+                data_key=f"token-{giver}-{seat}",
+            )
+        )
+    return el("div", *tokens, cls="gt-tokens")
+
+
+def _gift_name(view: Mapping[str, Any], gift: int) -> str:
+    for g in (*view["grid"], *(view.get("last_grid") or [])):
+        if g["gift"] == gift:
+            return str(g["name"])
+    return ""
+
+
+def _gets(table: Table, view: Mapping[str, Any], player: Mapping[str, Any]) -> Html:
+    seat = player["seat"]
+    tokens = player.get("get_tokens")
+    chips = []
+    if isinstance(tokens, Mapping):
+        down = not player.get("get_tokens_shown")
+        for tok in TOKENS:
+            gift = tokens.get(tok)
+            where = f"gift {gift}" if gift else "not placed"
+            chips.append(
+                el(
+                    "span",
+                    f"{TOKEN_WORDS[tok]} ({TOKEN_POINTS[tok]}): {where}",
+                    cls=f"gt-chip get {tok}" + (" down" if down and gift else ""),
+                )
+            )
+        placed = any(tokens.get(tok) for tok in TOKENS)
+        note = ""
+        if not down:
+            note = "turned over"
+        elif placed:
+            note = "face down: only you know them" if seat == table.seat else "face down"
+    else:
+        count = player.get("get_tokens_placed", 0)
+        chips = [el("span", "placed", cls="gt-chip get down") for _ in range(count)]
+        chips += [el("span", "not placed", cls="gt-chip get empty") for _ in range(4 - count)]
+        note = f"{count} of 4 placed, face down" if count else "none placed yet"
+    return el(
+        "div",
+        el("div", *chips, cls="gt-chips"),
+        el("small", note, cls="gt-note") if note else "",
+        cls="gt-gets",
+        data_key=f"gets-{seat}",
+    )
+
+
+def _expert(table: Table, view: Mapping[str, Any], player: Mapping[str, Any]) -> Html:
+    seat = player["seat"]
+    mine = table.seat is None or seat == table.seat
+    more_with = [e["to"] for e in player["gave"] if e.get("give_more")]
+    if more_with:
+        give_more = f"with the gift to {table.name(more_with[0])}"
+    elif (
+        mine or view["phase"] in ("choose_pack", "deal") or all("gift" in e for e in player["gave"])
+    ):
+        give_more = "in hand"  # every token it gave is known, and none carried the card
+    else:
+        give_more = "secret until its token is turned over"
+    if "get_more" in player:
+        choice = player["get_more"]
+        if choice == "undecided":
+            get_more = "not decided yet"
+        elif choice is None:
+            get_more = "kept in hand this round"
+        else:
+            get_more = f"under {table.name(choice)}'s GIVE token"
+    else:
+        get_more = "decided (secret)" if player.get("get_more_decided") else "not decided yet"
+    traps = [t for t in view.get("gifttraps", ()) if t["seat"] == seat]
+    if traps:
+        trap = f"played on gift {traps[-1]['gift']} in round {traps[-1]['round']}"
+    else:
+        trap = "in hand" if not player.get("gifttrap_played") else "played"
+    cards = [
+        ("Give More", give_more),
+        ("Get More", get_more),
+        ("GiftTRAP", trap),
+    ]
+    return el(
+        "div",
+        *(el("span", el("b", name), f": {text}", cls="gt-chip expert") for name, text in cards),
+        cls="gt-chips",
+    )
