@@ -15,6 +15,7 @@ COPY games ./games
 COPY replays ./replays
 COPY analytics ./analytics
 COPY templates ./templates
+COPY docs ./docs
 COPY manage.py ./
 RUN pip install -e .
 

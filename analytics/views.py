@@ -8,14 +8,15 @@ from django.shortcuts import render
 from analytics import selectors
 from analytics.charts import score_distribution_html
 from games.registry import UnknownGame, all_engines, get_engine
+from replays.pages import record_row
 from replays.selectors import record_list
 
 
 def home(request: HttpRequest) -> HttpResponse:
     counts = selectors.game_record_counts()
     games = [{"engine": engine, "records": counts.get(engine.slug, 0)} for engine in all_engines()]
-    recent = record_list()[:10]
-    return render(request, "analytics/home.html", {"games": games, "recent": recent})
+    rows = [record_row(record) for record in record_list()[:10]]
+    return render(request, "analytics/home.html", {"games": games, "rows": rows})
 
 
 def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
@@ -36,6 +37,6 @@ def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "engine": engine,
             "summary": selectors.game_summary_get(game=slug),
             "chart": chart,
-            "recent": record_list(game=slug)[:20],
+            "rows": [record_row(record) for record in record_list(game=slug)[:20]],
         },
     )

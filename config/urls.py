@@ -3,16 +3,32 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from analytics import views as analytics_views
+from replays import pages as replays_pages
 from replays import views as replays_views
 from replays.api.views import api_not_found
 
 urlpatterns = [
     path("", analytics_views.home, name="home"),
     path("games/<slug:slug>/", analytics_views.game_dashboard, name="game-dashboard"),
+    path("records/", replays_pages.record_browse_page, name="record-browse"),
+    path("upload/", replays_pages.record_upload_page, name="record-upload"),
     path("records/<int:record_id>/", replays_views.record_replay_page, name="record-replay"),
+    path("rules/", replays_views.rules_index_page, name="rules-index"),
+    path("rules/<slug:slug>/", replays_views.rules_page, name="rules-page"),
+    path("records/<int:record_id>/embed/", replays_views.record_embed_page, name="record-embed"),
+    path(
+        "records/<int:record_id>/steps/<int:step>/table/",
+        replays_views.record_step_table_fragment,
+        name="record-step-table",
+    ),
     path("live/<int:live_id>/", replays_views.live_game_page, name="live-page"),
+    path("live/<int:live_id>/table/", replays_views.live_table_fragment, name="live-table"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="schema", template_name="api_docs.html"),
+        name="swagger-ui",
+    ),
     path("api/", include("replays.api.urls")),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),

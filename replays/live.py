@@ -24,8 +24,10 @@ from games.play import BOTS, replay, replay_states, waiting_for
 from games.registry import get_engine
 from replays.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from replays.giftlog import FORMAT, giftlog_parse
-from replays.models import LiveEvent, LiveGame
+from replays.models import LiveEvent, LiveGame, Record
 from replays.services import record_submit
+from replays.tables import table_html
+from replays.timeline import step_moves, timeline_entries
 
 MAX_SEED = 2**63 - 1
 
@@ -93,11 +95,14 @@ def _bots_parse(value: Any, num_players: int) -> dict[int, str]:
 
 
 @transaction.atomic
-def live_game_create(*, document: Any) -> tuple[LiveGame, list[str | None]]:
+def live_game_create(
+    *, document: Any, prefix: list[dict] | None = None
+) -> tuple[LiveGame, list[str | None]]:
     """Open a live game; returns it and the seat tokens (shown once, stored hashed).
 
     Seats named in ``bots`` are played by the server (no token); the game then
-    runs until a person must act.
+    runs until a person must act. ``prefix`` are events already played (a fork
+    of a stored record): they are replayed, checked, and stored as the first steps.
     """
     if not isinstance(document, dict):
         raise BadRequest("invalid_envelope", "A live game is described by a JSON object.", field="")
@@ -118,6 +123,11 @@ def live_game_create(*, document: Any) -> tuple[LiveGame, list[str | None]]:
         raise BadRequest(
             "invalid_setup", exc.message, **{**exc.detail, "reason": exc.code}
         ) from exc
+    prefix = list(prefix or [])
+    for event in prefix:
+        state = engine.apply(state, event)
+    if engine.is_over(state):
+        raise Unprocessable("game_over", "The game is already over at this step.")
     tokens = [
         None if seat in bots else secrets.token_urlsafe(24) for seat in range(len(log.players))
     ]
@@ -130,11 +140,52 @@ def live_game_create(*, document: Any) -> tuple[LiveGame, list[str | None]]:
         token_hashes=[_token_hash(t) if t else "" for t in tokens],
         bots={str(seat): name for seat, name in bots.items()},
     )
-    _, drawn = _auto_events(engine, state, seed=seed, step=0, bots=bots)
+    _, drawn = _auto_events(engine, state, seed=seed, step=len(prefix), bots=bots)
     LiveEvent.objects.bulk_create(
-        LiveEvent(live_game=live, step=step, event=event) for step, event in enumerate(drawn)
+        LiveEvent(live_game=live, step=step, event=event)
+        for step, event in enumerate([*prefix, *drawn])
     )
     return live, tokens
+
+
+def live_game_fork(
+    *, record: Record, players: list[str], step: Any, seats: Any = None, seed: Any = None
+) -> tuple[LiveGame, list[str | None]]:
+    """Play on from step ``step`` of a stored record: a what-if line, as a new live game.
+
+    ``seats`` gives each seat as ``"person"`` (it gets a token) or a bot name
+    (the server plays it); by default every seat is a person's. The new game's
+    ``meta`` says where it came from; when it ends it is a record of its own.
+    """
+    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= record.num_events:
+        raise BadRequest(
+            "invalid_request",
+            f'"step" must be a whole number from 0 to {record.num_events}.',
+            field="step",
+        )
+    if seats is None:
+        seats = ["person"] * len(players)
+    if not isinstance(seats, list) or len(seats) != len(players):
+        raise BadRequest(
+            "invalid_request",
+            f'"seats" must list {len(players)} entries: "person" or a bot name, one per seat.',
+            field="seats",
+        )
+    bots = {str(seat): kind for seat, kind in enumerate(seats) if kind != "person"}
+    document: dict[str, Any] = {
+        "game": record.game,
+        "options": record.options,
+        "players": players,
+        "meta": {"forked_from": {"record": record.pk, "step": step}},
+        "bots": bots,
+    }
+    if seed is not None:
+        document["seed"] = seed
+    if step == record.num_events:
+        raise Unprocessable(
+            "game_over", "The game is over at this step; fork from an earlier one.", step=step
+        )
+    return live_game_create(document=document, prefix=list(record.events[:step]))
 
 
 def live_event_submit(
@@ -269,6 +320,7 @@ def live_game_view(live: LiveGame, *, seat: int | None) -> dict[str, Any]:
     state = states[-1]
     over = engine.is_over(state)
     movers = engine.to_move(state)
+    mine = [seat] if seat is not None and seat in movers else []
     return {
         "id": live.pk,
         "game": live.game,
@@ -280,9 +332,23 @@ def live_game_view(live: LiveGame, *, seat: int | None) -> dict[str, Any]:
         "to_move": movers,
         "waiting_for": waiting_for(engine, state),
         "legal_events": engine.legal_events(state, seat) if seat in movers else [],
+        "moves": step_moves(engine, state, mine, live.players),
         "events": [engine.event_view(e, seat, before=states[k]) for k, e in enumerate(events)],
+        "timeline": timeline_entries(engine, live.players, events, states, seat),
         "scores": engine.scores(state) if over or engine.scores_public else None,
         "state": engine.view(state, seat),
         "record": live.record_id,
         "result": engine.result(state).to_json() if over else None,
     }
+
+
+def live_game_table(live: LiveGame, *, seat: int | None) -> str:
+    """The table as the caller's seat sees it now, drawn as HTML (same rules as the view)."""
+    if seat is None and live.status == LiveGame.Status.LIVE:
+        raise Unauthorized(
+            "seat_token_required",
+            "A live game is shown only to its seats; send your seat token.",
+        )
+    engine = get_engine(live.game)
+    state = replay(engine, len(live.players), live.options, live_events(live))
+    return table_html(engine, state, seat=seat, players=live.players)

@@ -47,11 +47,17 @@ class Record(models.Model):
 
 
 class Seat(models.Model):
-    """Who sat where: ``players`` of a giftlog, in seat order."""
+    """Who sat where: ``players`` of a giftlog, in seat order.
+
+    ``won`` copies "this seat is in ``record.result["winners"]``" at store time,
+    so "games Ana won" is a plain join on every database (JSON array membership
+    is not portable between SQLite and PostgreSQL).
+    """
 
     record = models.ForeignKey(Record, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     seat = models.PositiveSmallIntegerField()
+    won = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["record", "seat"]

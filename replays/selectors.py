@@ -2,27 +2,68 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
-from games.base import CHANCE
+from games.base import CHANCE, Engine
 from games.play import replay, waiting_for
 from games.registry import get_engine
 from replays.errors import BadRequest, NotFound
 from replays.giftlog import giftlog_document
 from replays.models import Record, Seat
+from replays.tables import table_html
+from replays.timeline import names_fill, scores_shown, setup_sentence, step_moves
 
 
-def record_list(*, game: str | None = None, player: str | None = None) -> QuerySet[Record]:
+def record_list(
+    *,
+    game: str | None = None,
+    player: str | None = None,
+    players: int | None = None,
+    played_after: datetime | None = None,
+    played_before: datetime | None = None,
+    winner: str | None = None,
+) -> QuerySet[Record]:
+    """Stored records, with their seats, narrowed by any of the filters.
+
+    ``game`` is an engine slug. ``player`` and ``winner`` are player names, any
+    case; ``winner`` keeps the records whose result lists that player among the
+    winners. ``players`` is the number of seats. The dates bound ``played``
+    (aliased on every row): ``played_at``, or ``created_at`` for records that do
+    not say when they were played; ``played_after`` is inclusive,
+    ``played_before`` exclusive.
+    """
     records = Record.objects.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    )
+    ).alias(played=Coalesce("played_at", "created_at"))
     if game:
         records = records.filter(game=game)
     if player:
-        records = records.filter(seats__player__name=player)
+        records = records.filter(_seat_exists(player__name__iexact=player))
+    if winner:
+        records = records.filter(_seat_exists(player__name__iexact=winner, won=True))
+    if players is not None:
+        seat_count = (
+            Seat.objects.filter(record=OuterRef("pk"))
+            .order_by()
+            .values("record")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        records = records.alias(num_players=Subquery(seat_count)).filter(num_players=players)
+    if played_after is not None:
+        records = records.filter(played__gte=played_after)
+    if played_before is not None:
+        records = records.filter(played__lt=played_before)
     return records
+
+
+def _seat_exists(**lookups: Any) -> Exists:
+    return Exists(Seat.objects.filter(record=OuterRef("pk"), **lookups))
 
 
 def record_get(*, record_id: int) -> Record:
@@ -48,12 +89,22 @@ def record_document(record: Record) -> dict[str, Any]:
     )
 
 
-def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str, Any]:
-    """The state after ``step`` events, as everyone sees it or as ``seat`` saw it.
+@dataclass
+class StepPosition:
+    """A record at one step: the engine, the state, the event that led there."""
 
-    Only the engine's views leave this function: with a seat given, the state,
-    the event that led there and the legal events are all that seat's.
-    """
+    record: Record
+    engine: Engine
+    players: list[str]
+    step: int
+    seat: int | None
+    before: Any
+    event: dict[str, Any] | None
+    state: Any
+
+
+def record_step_position(record: Record, *, step: int, seat: int | None) -> StepPosition:
+    """Replay ``record`` to ``step`` (refusing a step or seat outside it)."""
     players = record_player_names(record)
     if not 0 <= step <= record.num_events:
         raise NotFound(
@@ -70,24 +121,52 @@ def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str
     before = replay(engine, len(players), record.options, record.events[: max(step - 1, 0)])
     event = record.events[step - 1] if step else None
     state = engine.apply(before, event) if event is not None else before
+    return StepPosition(record, engine, players, step, seat, before, event, state)
+
+
+def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str, Any]:
+    """The state after ``step`` events, as everyone sees it or as ``seat`` saw it.
+
+    Only the engine's views leave this function: with a seat given, the state,
+    the event that led there, its description and the legal moves are all that
+    seat's. A seat's view says who is to move (``waiting_for``) but lists only
+    its own moves.
+    """
+    at = record_step_position(record, step=step, seat=seat)
+    engine, state, event = at.engine, at.state, at.event
     movers = engine.to_move(state)
     seats = [m for m in movers if m != CHANCE]
     if seat is not None:
         seats = [s for s in seats if s == seat]
     over = engine.is_over(state)
+    text = (
+        names_fill(engine.describe(event, seat, at.before, state), at.players)
+        if event is not None
+        else setup_sentence(engine, at.players)
+    )
     return {
         "record": record.pk,
         "game": record.game,
-        "players": players,
+        "players": at.players,
         "step": step,
         "last_step": record.num_events,
         "seat": seat,
-        "event": engine.event_view(event, seat, before=before) if event is not None else None,
+        "event": engine.event_view(event, seat, before=at.before) if event is not None else None,
+        "text": text,
         "to_move": movers,
         "waiting_for": waiting_for(engine, state),
         "legal_events": {str(s): engine.legal_events(state, s) for s in seats},
-        "scores": engine.scores(state) if seat is None or over or engine.scores_public else None,
+        "moves": step_moves(engine, state, seats, at.players),
+        "scores": scores_shown(engine, state, seat),
         "is_over": over,
         "result": engine.result(state).to_json() if over else None,
         "state": engine.view(state, seat),
     }
+
+
+def record_step_table(record: Record, *, step: int, seat: int | None) -> str:
+    """The table at ``step`` drawn as HTML for that viewer (the replay page swaps it in)."""
+    at = record_step_position(record, step=step, seat=seat)
+    movers = [m for m in at.engine.to_move(at.state) if m != CHANCE and seat in (None, m)]
+    moves = step_moves(at.engine, at.state, movers, at.players)
+    return table_html(at.engine, at.state, seat=seat, players=at.players, moves=moves)

@@ -106,8 +106,9 @@ def _record_store(log: Giftlog, result: dict[str, Any]) -> Record:
         played_at=log.played_at,
     )
     players = _players_get_or_create(log.players)
+    winners = set(result.get("winners", []))
     Seat.objects.bulk_create(
-        Seat(record=record, player=players[name], seat=seat)
+        Seat(record=record, player=players[name], seat=seat, won=seat in winners)
         for seat, name in enumerate(log.players)
     )
     announcement = Announcement.objects.create(record=record)
@@ -137,6 +138,10 @@ class BulkOutcome:
         data: dict[str, Any] = {"line": self.line, "status": self.status}
         if self.record is not None:
             data["id"] = self.record.pk
+            data["game"] = self.record.game
+            data["players"] = list(
+                self.record.seats.order_by("seat").values_list("player__name", flat=True)
+            )
             data["result"] = self.record.result
         if self.error is not None:
             data["error"] = self.error.as_dict()

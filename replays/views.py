@@ -1,26 +1,131 @@
-"""The replay viewer page: steps through a record with the public API."""
+"""Pages that show games: the replay viewer (and its embed), live play, the rules.
+
+The replay and live pages draw the table on the server (``replays.tables``) and
+swap in the HTML of other steps with a little JavaScript; the timeline comes
+from the same reads as the API, so the page and the API always tell the same story.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.clickjacking import xframe_options_exempt
 
-from replays import selectors
-from replays.errors import NotFound
+from games.registry import UnknownGame, all_engines, get_engine
+from replays import live as live_play
+from replays import rules, selectors
+from replays.errors import NotFound, ServiceError
+from replays.models import LiveGame, Record
+from replays.tables import table_stylesheets
+from replays.timeline import record_timeline
 
 
-def record_replay_page(request: HttpRequest, record_id: int) -> HttpResponse:
+def _result_words(record: Record, players: list[str]) -> str:
+    result = record.result or {}
+    winners = [players[s] for s in result.get("winners", []) if 0 <= s < len(players)]
+    scores = result.get("scores") or []
+    if not winners:
+        return ""
+    best = max(scores) if scores else None
+    verb = "wins" if len(winners) == 1 else "share the win"
+    names = " and ".join(winners)
+    return f"{names} {verb}" + (f" with {best} points." if best is not None else ".")
+
+
+def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dict | None:
     try:
         record = selectors.record_get(record_id=record_id)
     except NotFound:
+        return None
+    players = selectors.record_player_names(record)
+    engine = get_engine(record.game)
+    timeline = record_timeline(record, players=players, seat=None)
+    return {
+        "record": record,
+        "engine": engine,
+        "players": players,
+        "seats": list(enumerate(players)),
+        "timeline": timeline["steps"],
+        "table": selectors.record_step_table(record, step=0, seat=None),
+        "result_words": _result_words(record, players),
+        "forked_from": (record.meta or {}).get("forked_from"),
+        "embed": embed,
+        "stylesheets": table_stylesheets(record.game),
+        "last_step": record.num_events,
+    }
+
+
+def record_replay_page(request: HttpRequest, record_id: int) -> HttpResponse:
+    context = _replay_context(request, record_id, embed=False)
+    if context is None:
         return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
-    return render(
-        request,
-        "replays/replay.html",
-        {"record": record, "players": selectors.record_player_names(record)},
-    )
+    return render(request, "replays/replay.html", context)
+
+
+@xframe_options_exempt
+def record_embed_page(request: HttpRequest, record_id: int) -> HttpResponse:
+    """The replay without the site around it, for a club's own pages (may be framed)."""
+    context = _replay_context(request, record_id, embed=True)
+    if context is None:
+        return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
+    return render(request, "replays/replay.html", context)
+
+
+def record_step_table_fragment(request: HttpRequest, record_id: int, step: int) -> HttpResponse:
+    """The table at one step as an HTML fragment (what the viewer swaps in)."""
+    seat_param = request.GET.get("seat", "")
+    seat = int(seat_param) if seat_param.isdigit() else None
+    try:
+        record = selectors.record_get(record_id=record_id)
+        html = selectors.record_step_table(record, step=step, seat=seat)
+    except ServiceError as exc:
+        return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
+    return HttpResponse(html)
 
 
 def live_game_page(request: HttpRequest, live_id: int) -> HttpResponse:
-    """The page only talks to the API with the seat token from the URL fragment."""
-    return render(request, "replays/live.html", {"live_id": live_id})
+    """The page talks to the API with the seat token from the URL fragment only."""
+    live = LiveGame.objects.filter(pk=live_id).first()
+    if live is None:
+        return render(request, "replays/live_missing.html", {"live_id": live_id}, status=404)
+    return render(
+        request,
+        "replays/live.html",
+        {
+            "live": live,
+            "engine": get_engine(live.game),
+            "players": live.players,
+            "stylesheets": table_stylesheets(live.game),
+        },
+    )
+
+
+def live_table_fragment(request: HttpRequest, live_id: int) -> HttpResponse:
+    """The live table as the token's seat sees it (token in the Authorization header)."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    try:
+        live = live_play.live_game_get(live_id=live_id)
+        seat = (
+            live_play.live_seat_authenticate(live, token.strip())
+            if scheme.lower() == "seat" and token.strip()
+            else None
+        )
+        html = live_play.live_game_table(live, seat=seat)
+    except ServiceError as exc:
+        return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
+    return HttpResponse(html)
+
+
+def rules_index_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "replays/rules_index.html", {"engines": all_engines()})
+
+
+def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        engine = get_engine(slug)
+    except UnknownGame:
+        raise Http404(f"Unknown game {slug!r}") from None
+    return render(
+        request, "replays/rules.html", {"engine": engine, "rules_html": rules.rules_html(slug)}
+    )

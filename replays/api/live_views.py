@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from replays import live as live_play
+from replays import selectors
 from replays.api.serializers import ErrorSerializer
 from replays.errors import BadRequest
 
@@ -43,18 +44,53 @@ class LiveGameCreateView(APIView):
     )
     def post(self, request: Request) -> Response:
         live, tokens = live_play.live_game_create(document=request.data)
-        url = reverse("live-detail", args=[live.pk])
-        return Response(
-            {
-                "id": live.pk,
-                "game": live.game,
-                "players": live.players,
-                "seat_tokens": tokens,
-                "url": request.build_absolute_uri(url),
-            },
-            status=status.HTTP_201_CREATED,
-            headers={"Location": url},
+        return _opened(request, live, tokens)
+
+
+def _opened(request: Request, live, tokens: list[str | None], **extra) -> Response:
+    url = reverse("live-detail", args=[live.pk])
+    return Response(
+        {
+            "id": live.pk,
+            "game": live.game,
+            "players": live.players,
+            "seat_tokens": tokens,
+            "url": request.build_absolute_uri(url),
+            "page": request.build_absolute_uri(reverse("live-page", args=[live.pk])),
+            **extra,
+        },
+        status=status.HTTP_201_CREATED,
+        headers={"Location": url},
+    )
+
+
+class RecordForkView(APIView):
+    @extend_schema(
+        summary="Play on from a step of a stored record (a what-if line)",
+        description=(
+            'Body: `{"step": k, "seats": ["person", "greedy", ...], "seed": optional}`. '
+            "Starts a live game whose first k events are the record's; each seat is a "
+            'person (it gets a seat token) or a bot the server plays (`"greedy"`, '
+            '`"random"`). Answers like opening a live game. Forking at the last step '
+            "is refused (422 `game_over`)."
+        ),
+        request=OpenApiTypes.OBJECT,
+        responses={201: OpenApiTypes.OBJECT, **ERRORS},
+    )
+    def post(self, request: Request, record_id: int) -> Response:
+        body = request.data
+        if not isinstance(body, dict) or "step" not in body:
+            raise BadRequest("invalid_request", 'Send {"step": k, "seats": [...]}.', field="step")
+        record = selectors.record_get(record_id=record_id)
+        live, tokens = live_play.live_game_fork(
+            record=record,
+            players=selectors.record_player_names(record),
+            step=body.get("step"),
+            seats=body.get("seats"),
+            seed=body.get("seed"),
         )
+        origin = {"record": record.pk, "step": body["step"]}
+        return _opened(request, live, tokens, forked_from=origin)
 
 
 class LiveGameDetailView(APIView):

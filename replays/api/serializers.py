@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime, time
 from typing import Any
 
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework import serializers
 
+from games.registry import all_engines
+from replays.errors import BadRequest
 from replays.models import Record
 from replays.selectors import record_player_names
 
@@ -34,9 +41,134 @@ class StepQuerySerializer(serializers.Serializer):
     seat = serializers.IntegerField(required=False, min_value=0, allow_null=True)
 
 
+def game_slug_find(text: str) -> str | None:
+    """The slug of the game called ``text``: its slug or its name, in any case or spacing.
+
+    People write "Gift Swap", "gift swap" or "GiftTRAP"; programs write ``gift_swap``.
+    """
+    key = _name_key(text)
+    for engine in all_engines():
+        if key in (_name_key(engine.slug), _name_key(engine.name)):
+            return engine.slug
+    return None
+
+
+def _name_key(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.casefold())
+
+
+class GameField(serializers.CharField):
+    """A game, by slug or by name; validates to the engine slug."""
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        slug = game_slug_find(text)
+        if slug is None:
+            known = ", ".join(engine.name for engine in all_engines())
+            raise serializers.ValidationError(f'There is no game "{text}". Known games: {known}.')
+        return slug
+
+
+# "+01:00" in a query string that was not URL-encoded arrives as " 01:00".
+_LOST_PLUS = re.compile(r"(\d) (\d\d:?\d\d)$")
+
+
+class MomentField(serializers.Field):
+    """An ISO 8601 date or date-time, as an aware datetime.
+
+    A date is midnight at its start; a date-time without an offset is in the
+    site's time zone (UTC).
+    """
+
+    default_error_messages = {
+        "invalid": '"{value}" is not a date; write 2026-11-28 or 2026-11-28T19:30:00Z.',
+    }
+
+    def to_internal_value(self, data: Any) -> datetime:
+        text = _LOST_PLUS.sub(r"\1+\2", str(data).strip())
+        try:
+            moment = parse_datetime(text)
+            if moment is None and (day := parse_date(text)) is not None:
+                moment = datetime.combine(day, time.min)
+        except ValueError:  # well-formed but impossible, like 2026-02-30
+            moment = None
+        if moment is None:
+            self.fail("invalid", value=text)
+        return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
+
+    def to_representation(self, value: datetime) -> str:
+        return value.isoformat()
+
+
 class RecordListQuerySerializer(serializers.Serializer):
-    game = serializers.CharField(required=False)
-    player = serializers.CharField(required=False)
+    """The record filters shared by the list, the export and the records page."""
+
+    game = GameField(required=False)
+    player = serializers.CharField(
+        required=False,
+        max_length=64,
+        error_messages={"max_length": "A player name is at most 64 characters."},
+    )
+    players = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=100,
+        error_messages={
+            "invalid": "The number of players must be a whole number, like 4.",
+            "min_value": "The number of players must be at least 1.",
+            "max_value": "The number of players must be at most 100.",
+            "max_string_length": "The number of players must be a whole number, like 4.",
+        },
+    )
+    played_after = MomentField(required=False)
+    played_before = MomentField(required=False)
+    winner = serializers.CharField(
+        required=False,
+        max_length=64,
+        error_messages={"max_length": "A player name is at most 64 characters."},
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        after, before = attrs.get("played_after"), attrs.get("played_before")
+        if after is not None and before is not None and before <= after:
+            raise serializers.ValidationError(
+                {"played_before": "The end date must be later than the start date."}
+            )
+        return attrs
+
+
+RECORD_FILTERS = tuple(RecordListQuerySerializer().fields)
+
+
+def record_filters(
+    query: Mapping[str, str], *, known: Iterable[str] | None = None
+) -> dict[str, Any]:
+    """The record filters of a query string, checked, as keywords for ``record_list``.
+
+    An empty value is no filter (a form sends every field). Raises
+    :class:`BadRequest` ``bad_filter`` naming the field of a wrong value. With
+    ``known`` (the other parameters the caller reads), any other parameter is
+    ``invalid_query``: a typo like ``?winer=ana`` must not answer every record.
+    """
+    if known is not None:
+        allowed = [*RECORD_FILTERS, *known]
+        for name in query:
+            if name not in allowed:
+                raise BadRequest(
+                    "invalid_query",
+                    f'Unknown query parameter "{name}"; known: {", ".join(allowed)}.',
+                    field=name,
+                )
+    values = {
+        name: value.strip()
+        for name, value in query.items()
+        if name in RECORD_FILTERS and value.strip()
+    }
+    serializer = RecordListQuerySerializer(data=values)
+    if not serializer.is_valid():
+        field, messages = next(iter(serializer.errors.items()))
+        raise BadRequest("bad_filter", str(messages[0]), field=field, value=values.get(field))
+    return dict(serializer.validated_data)
 
 
 class RecordCreatedSerializer(serializers.Serializer):

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
+from django.http import StreamingHttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.generics import ListAPIView
+from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.parsers import BaseParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,32 +25,93 @@ from replays import selectors, services
 from replays.api.serializers import (
     ErrorSerializer,
     RecordCreatedSerializer,
-    RecordListQuerySerializer,
     RecordSummarySerializer,
     StepQuerySerializer,
+    record_filters,
 )
 from replays.errors import BadRequest
 from replays.giftlog import JSON_SCHEMA, documents_read
+from replays.timeline import record_timeline
 
 BULK_MAX_RECORDS = 1000
 
 ERRORS = {400: ErrorSerializer, 404: ErrorSerializer, 422: ErrorSerializer}
 
 
+EXPORT_CHUNK_SIZE = 200
+
+FILTER_PARAMETERS = [
+    OpenApiParameter(
+        "game", str, description='Only this game: its slug (`gift_swap`) or name ("Gift Swap").'
+    ),
+    OpenApiParameter("player", str, description="Only games this player sat in (any case)."),
+    OpenApiParameter("players", int, description="Only games with this many players."),
+    OpenApiParameter(
+        "played_after",
+        str,
+        description=(
+            "Only games played at or after this ISO 8601 date or date-time (a date is its "
+            "midnight, UTC). Records without `meta.played_at` count as played when stored."
+        ),
+    ),
+    OpenApiParameter(
+        "played_before",
+        str,
+        description="Only games played before this ISO 8601 date or date-time (exclusive).",
+    ),
+    OpenApiParameter("winner", str, description="Only games this player won (any case)."),
+]
+
+
+class RecordCursorPagination(CursorPagination):
+    """Newest stored first, by id: a page never repeats or skips a record as new ones land."""
+
+    ordering = "-id"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+    def get_page_size(self, request: Request) -> int:
+        raw = request.query_params.get(self.page_size_query_param, "").strip()
+        if not raw:
+            return self.page_size
+        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+            raise BadRequest(
+                "bad_filter",
+                f"page_size must be a whole number from 1 to {self.max_page_size}.",
+                field="page_size",
+                value=raw,
+            )
+        return int(raw)
+
+    def decode_cursor(self, request: Request) -> Cursor | None:
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise BadRequest(
+                "bad_filter",
+                "This cursor is not one the API gave out; start again from the first page.",
+                field="cursor",
+            ) from None
+
+
 class RecordListCreateView(ListAPIView):
     serializer_class = RecordSummarySerializer
+    pagination_class = RecordCursorPagination
 
     def get_queryset(self):
-        query = RecordListQuerySerializer(data=self.request.query_params)
-        query.is_valid(raise_exception=True)
-        return selectors.record_list(**query.validated_data)
+        filters = record_filters(self.request.query_params, known=["cursor", "page_size", "format"])
+        return selectors.record_list(**filters)
 
     @extend_schema(
         summary="List stored records",
-        parameters=[
-            OpenApiParameter("game", str, description="Only this game (engine slug)."),
-            OpenApiParameter("player", str, description="Only games this player sat in."),
-        ],
+        description=(
+            "Newest stored first, in pages of `page_size` (default 50, at most 200): follow "
+            "`next` and `previous`. A wrong filter value is `400 bad_filter` and an unknown "
+            "parameter `400 invalid_query`, both naming `detail.field`."
+        ),
+        parameters=FILTER_PARAMETERS,
+        responses={200: RecordSummarySerializer(many=True), 400: ErrorSerializer},
     )
     def get(self, request: Request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
@@ -121,6 +188,47 @@ class RecordBulkView(APIView):
         return Response({**tally, "items": items})
 
 
+class NDJSONRenderer(BaseRenderer):
+    """Lets a client ask for ``Accept: application/x-ndjson``; an error is one JSON line."""
+
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        return (json.dumps(data, ensure_ascii=False) + "\n").encode()
+
+
+class RecordExportView(APIView):
+    renderer_classes = [JSONRenderer, NDJSONRenderer]
+
+    @extend_schema(
+        summary="Export the records a filter finds, as NDJSON",
+        description=(
+            "One giftlog/1 document per line, exactly as `GET /api/records/{id}/` gives it, "
+            "oldest stored first, streamed. `POST /api/records/bulk/` (or `manage.py "
+            "import_records`) takes the file back: the same records, nothing new stored. "
+            "The filters are the list's, with the same 400s."
+        ),
+        parameters=FILTER_PARAMETERS,
+        responses={
+            (200, "application/x-ndjson"): OpenApiTypes.STR,
+            (400, "application/json"): ErrorSerializer,
+        },
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        filters = record_filters(request.query_params, known=["format"])
+        records = selectors.record_list(**filters).order_by("id")
+        lines = (
+            json.dumps(selectors.record_document(record), ensure_ascii=False) + "\n"
+            for record in records.iterator(chunk_size=EXPORT_CHUNK_SIZE)
+        )
+        response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+        filename = f"giftbox-{timezone.localdate().isoformat()}.ndjson"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+
 class RecordDetailView(APIView):
     @extend_schema(
         summary="A record as giftlog/1 (upload it again: the same document)",
@@ -147,6 +255,31 @@ class RecordStepView(APIView):
         record = selectors.record_get(record_id=record_id)
         view = selectors.record_step_view(record, step=step, seat=query.validated_data.get("seat"))
         return Response(view)
+
+
+class RecordTimelineView(APIView):
+    @extend_schema(
+        summary="Every step of a record at once, told in words",
+        description=(
+            "One entry per step (step 0 is the set-up): the actor (seat and player name; "
+            "`null` seat for chance), a sentence telling the event, the event as that "
+            "viewer may see it, and the running scores where that viewer may know them. "
+            "With `seat`, everything is as that seat saw it."
+        ),
+        parameters=[OpenApiParameter("seat", int, description="Tell it as this seat (0-based).")],
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+    )
+    def get(self, request: Request, record_id: int) -> Response:
+        query = StepQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        record = selectors.record_get(record_id=record_id)
+        players = selectors.record_player_names(record)
+        seat = query.validated_data.get("seat")
+        if seat is not None and seat >= len(players):
+            raise BadRequest(
+                "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
+            )
+        return Response(record_timeline(record, players=players, seat=seat))
 
 
 class GameListView(APIView):

@@ -64,8 +64,19 @@ def table_build(
     )
 
 
-def table_html(engine: Engine, state: Any, *, seat: int | None, players: list[str]) -> str:
-    """A state drawn for one viewer: only its ``view`` reaches the drawing module."""
+def table_html(
+    engine: Engine,
+    state: Any,
+    *,
+    seat: int | None,
+    players: list[str],
+    moves: list[dict[str, Any]] | None = None,
+) -> str:
+    """A state drawn for one viewer: only its ``view`` reaches the drawing module.
+
+    ``moves`` (labelled legal moves, see ``replays.timeline.step_moves``) are listed
+    in words under the turn line: what the players to move may do.
+    """
     over = engine.is_over(state)
     shown = seat is None or engine.scores_public or over
     table = table_build(
@@ -79,12 +90,34 @@ def table_html(engine: Engine, state: Any, *, seat: int | None, players: list[st
         is_over=over,
         result=engine.result(state).to_json() if over else None,
     )
-    return str(table_draw(table))
+    return str(table_draw(table, moves=moves))
 
 
-def table_draw(table: Table) -> Html:
+def table_draw(table: Table, *, moves: list[dict[str, Any]] | None = None) -> Html:
     """The table drawn by the game's module, under a line saying whose turn it is."""
-    return el("div", el("p", turn_sentence(table), cls="turn"), _module(table.game).draw(table))
+    return el(
+        "div",
+        el("p", turn_sentence(table), cls="turn"),
+        _moves_list(table, moves) if moves else "",
+        _module(table.game).draw(table),
+    )
+
+
+def _moves_list(table: Table, moves: list[dict[str, Any]]) -> Html:
+    """'What Ben may do (6 moves)': each legal move in words, folded away."""
+    seats = list(dict.fromkeys(move["seat"] for move in moves))
+    who = "you" if seats == [table.seat] else _and([table.name(s) for s in seats])
+    count = f"{len(moves)} move" + ("s" if len(moves) != 1 else "")
+    items = []
+    for move in moves:
+        prefix = f"{table.name(move['seat'])}: " if len(seats) > 1 else ""
+        items.append(el("li", prefix + move["label"]))
+    return el(
+        "details",
+        el("summary", f"What {who} may do ({count})"),
+        el("ul", *items),
+        cls="moves-list",
+    )
 
 
 def table_target(game: str, event: dict[str, Any], view: dict[str, Any]) -> str | None:

@@ -69,8 +69,12 @@ def test_a_whole_game_played_live_becomes_a_record(api, game):
                         ]
                     )
                 )
+                # The timeline tells the same events (its sentences are checked at their
+                # own moment by the hidden-information tests)...
+                assert [entry["event"] for entry in seen["timeline"][1:]] == seen["events"]
                 # ...and nothing else in the answer holds a card this seat cannot know.
-                text = json.dumps({k: v for k, v in seen.items() if k != "events"})
+                history = ("events", "timeline")
+                text = json.dumps({k: v for k, v in seen.items() if k not in history})
                 for secret in engine_.secrets(state, other):
                     assert json.dumps(secret) not in text
                     checked_secrets += 1

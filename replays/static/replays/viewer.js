@@ -1,0 +1,168 @@
+// The replay viewer: steps through a record by swapping in the table the server drew.
+// The timeline (every step told in words) is fetched once per perspective; the table
+// of each step is fetched as HTML and cached. Step and seat live in the URL fragment
+// (#step=12&seat=1), so a position can be shared.
+(function () {
+  "use strict";
+  const root = document.getElementById("viewer");
+  if (!root) return;
+  const last = parseInt(root.dataset.last, 10);
+  const $ = (id) => document.getElementById(id);
+  const tableBox = $("table"), list = $("timeline"), slider = $("slider"), seatSelect = $("seat");
+  const playButton = $("play"), speedSelect = $("speed"), textBox = $("step-text");
+  const tables = new Map(), timelines = new Map();
+  let step = 0, seat = "", timer = null, shown = 0;
+
+  const tableUrl = (k, s) =>
+    root.dataset.tableUrl.replace(/\/0\/table\/$/, "/" + k + "/table/") + (s === "" ? "" : "?seat=" + s);
+
+  function fetchTable(k, s) {
+    const key = s + ":" + k;
+    if (!tables.has(key)) {
+      const request = fetch(tableUrl(k, s), {headers: {"Accept": "text/html"}}).then((r) =>
+        r.ok ? r.text() : r.text().then((t) => Promise.reject(new Error(t))));
+      request.catch(() => tables.delete(key));
+      tables.set(key, request);
+    }
+    return tables.get(key);
+  }
+
+  function fetchTimeline(s) {
+    if (!timelines.has(s)) {
+      const url = root.dataset.timelineUrl + (s === "" ? "" : "?seat=" + s);
+      const request = fetch(url, {headers: {"Accept": "application/json"}}).then((r) => r.json());
+      request.catch(() => timelines.delete(s));
+      timelines.set(s, request);
+    }
+    return timelines.get(s);
+  }
+
+  function remember() {
+    const params = new URLSearchParams({step: String(step)});
+    if (seat !== "") params.set("seat", seat);
+    history.replaceState(null, "", "#" + params.toString());
+    const link = $("permalink");
+    if (link) link.href = "#" + params.toString();
+    for (const span of document.querySelectorAll(".fork-step")) span.textContent = step;
+  }
+
+  function markCurrent() {
+    const previous = list.querySelector("li.current");
+    if (previous) previous.classList.remove("current");
+    const item = list.querySelector('li[data-step="' + step + '"]');
+    if (item) {
+      item.classList.add("current");
+      const box = list.parentElement;
+      const top = item.offsetTop - box.offsetTop;
+      if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - item.offsetHeight) {
+        box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+      }
+    }
+  }
+
+  async function show(k) {
+    step = Math.max(0, Math.min(last, Number.isFinite(k) ? k : 0));
+    const mine = ++shown;
+    slider.value = step;
+    $("step-no").textContent = step;
+    $("prev").disabled = $("first").disabled = step === 0;
+    $("next").disabled = $("last").disabled = step === last;
+    remember();
+    markCurrent();
+    const timeline = await fetchTimeline(seat).catch(() => null);
+    if (mine !== shown) return;
+    if (timeline && timeline.steps && timeline.steps[step]) textBox.textContent = timeline.steps[step].text;
+    try {
+      const html = await fetchTable(step, seat);
+      if (mine !== shown) return;
+      tableBox.innerHTML = html;
+      root.dataset.shownStep = String(step);
+      root.dataset.shownSeat = seat;
+    } catch (error) {
+      if (mine === shown) textBox.textContent = "Could not load this step: " + error.message;
+    }
+    if (step < last) fetchTable(step + 1, seat).catch(() => {});
+  }
+
+  async function setSeat(value) {
+    seat = value;
+    seatSelect.value = value;
+    const timeline = await fetchTimeline(seat).catch(() => null);
+    if (timeline && timeline.steps) {
+      for (const entry of timeline.steps) {
+        const text = list.querySelector('li[data-step="' + entry.step + '"] .t');
+        if (text) text.textContent = entry.text;
+      }
+    }
+    show(step);
+  }
+
+  function stop() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    playButton.textContent = "Play";
+    playButton.setAttribute("aria-label", "Play");
+  }
+  function play() {
+    if (step >= last) show(0);
+    stop();
+    timer = setInterval(() => (step >= last ? stop() : show(step + 1)), parseInt(speedSelect.value, 10));
+    playButton.textContent = "Pause";
+    playButton.setAttribute("aria-label", "Pause");
+  }
+
+  $("first").onclick = () => { stop(); show(0); };
+  $("prev").onclick = () => { stop(); show(step - 1); };
+  $("next").onclick = () => { stop(); show(step + 1); };
+  $("last").onclick = () => { stop(); show(last); };
+  playButton.onclick = () => (timer === null ? play() : stop());
+  speedSelect.onchange = () => { if (timer !== null) play(); };
+  slider.oninput = () => { stop(); show(parseInt(slider.value, 10)); };
+  seatSelect.onchange = () => setSeat(seatSelect.value);
+  list.addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-step]");
+    if (!item) return;
+    event.preventDefault();
+    stop();
+    show(parseInt(item.dataset.step, 10));
+  });
+  document.addEventListener("keydown", (event) => {
+    const tag = event.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const moves = {ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: last};
+    if (event.key in moves) { event.preventDefault(); stop(); show(moves[event.key]); }
+    else if (event.key === " ") { event.preventDefault(); timer === null ? play() : stop(); }
+  });
+  window.addEventListener("hashchange", () => {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const wanted = params.get("seat") || "";
+    if (wanted !== seat) setSeat(wanted);
+    else if (params.has("step") && parseInt(params.get("step"), 10) !== step) show(parseInt(params.get("step"), 10));
+  });
+
+  const fork = $("fork-form");
+  if (fork) {
+    fork.onsubmit = async (submit) => {
+      submit.preventDefault();
+      const form = new FormData(fork);
+      const me = parseInt(form.get("seat"), 10);
+      const seats = Array.from(seatSelect.options).slice(1).map((_, s) => (s === me ? "person" : form.get("bot")));
+      $("fork-button").disabled = true;
+      const response = await fetch(root.dataset.forkUrl, {
+        method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
+        body: JSON.stringify({step: step, seats: seats}),
+      });
+      const data = await response.json();
+      $("fork-button").disabled = false;
+      if (!response.ok) { $("fork-error").textContent = data.message; return; }
+      location.href = data.page + "#token=" + data.seat_tokens[me];
+    };
+  }
+
+  const initial = new URLSearchParams(location.hash.slice(1));
+  seat = initial.get("seat") || "";
+  if (seat !== "" && !Array.from(seatSelect.options).some((o) => o.value === seat)) seat = "";
+  const first = parseInt(initial.get("step") || "0", 10);
+  step = Number.isFinite(first) ? first : 0;
+  if (seat !== "") setSeat(seat); else show(step);
+})();

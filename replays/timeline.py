@@ -1,0 +1,123 @@
+"""Reads that tell a game in words: the timeline of a record or live game, a step's moves.
+
+Everything here goes through the engine's views (``describe`` and ``label`` are
+built from them), so what one seat is told never holds another seat's secrets.
+A record never changes, so its timeline for one viewer is cached by digest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.cache import cache
+
+from games.base import CHANCE, SEAT_PLACEHOLDER, Engine
+from games.play import replay_states
+from games.registry import get_engine
+from replays.models import Record
+from replays.tables import table_target
+
+CHANCE_NAME = "Chance"
+
+
+def names_fill(text: str, players: Sequence[str]) -> str:
+    """Put the players' names where a description says ``{p0}``, ``{p1}``..."""
+
+    def name(match: Any) -> str:
+        seat = int(match.group(1))
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+
+    return SEAT_PLACEHOLDER.sub(name, text)
+
+
+def actor_json(actor: Any, players: Sequence[str]) -> dict[str, Any]:
+    if actor == CHANCE or not isinstance(actor, int):
+        return {"seat": None, "name": CHANCE_NAME}
+    return {"seat": actor, "name": players[actor]}
+
+
+def scores_shown(engine: Engine, state: Any, seat: int | None) -> list[int] | None:
+    """Running scores where the viewer may know them (Gift Economy's come from hidden hands)."""
+    if seat is None or engine.scores_public or engine.is_over(state):
+        return engine.scores(state)
+    return None
+
+
+def setup_sentence(engine: Engine, players: Sequence[str]) -> str:
+    names = list(players)
+    listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    return f"{engine.name} for {len(names)} players: {listed}."
+
+
+def timeline_entries(
+    engine: Engine,
+    players: Sequence[str],
+    events: Sequence[dict[str, Any]],
+    states: Sequence[Any],
+    seat: int | None,
+) -> list[dict[str, Any]]:
+    """Step 0 (the set-up) and one entry per event: who, what in words, the event as seen."""
+    entries: list[dict[str, Any]] = [
+        {
+            "step": 0,
+            "actor": None,
+            "text": setup_sentence(engine, players),
+            "event": None,
+            "scores": scores_shown(engine, states[0], seat),
+        }
+    ]
+    for index, event in enumerate(events):
+        before, after = states[index], states[index + 1]
+        entries.append(
+            {
+                "step": index + 1,
+                "actor": actor_json(event.get("by"), players),
+                "text": names_fill(engine.describe(event, seat, before, after), players),
+                "event": engine.event_view(event, seat, before=before),
+                "scores": scores_shown(engine, after, seat),
+            }
+        )
+    return entries
+
+
+def record_timeline(record: Record, *, players: list[str], seat: int | None) -> dict[str, Any]:
+    """Every step of a record at once, as everyone or one seat saw it."""
+    key = f"timeline:v1:{record.digest}:{seat}:{'|'.join(players)}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    engine = get_engine(record.game)
+    states = list(replay_states(engine, len(players), record.options, record.events))
+    body = {
+        "record": record.pk,
+        "game": record.game,
+        "game_name": engine.name,
+        "players": players,
+        "seat": seat,
+        "last_step": record.num_events,
+        "result": record.result,
+        "steps": timeline_entries(engine, players, record.events, states, seat),
+    }
+    cache.set(key, body, timeout=3600)
+    return body
+
+
+def step_moves(
+    engine: Engine, state: Any, seats: Sequence[int], players: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The legal moves of ``seats``, each named in words from its seat's own view,
+    with the element of the drawn table it acts on (for clicking a card)."""
+    moves: list[dict[str, Any]] = []
+    for seat in seats:
+        view = engine.view(state, seat)
+        for event in engine.legal_events(state, seat):
+            moves.append(
+                {
+                    "seat": seat,
+                    "event": event,
+                    "label": names_fill(engine.label(event, seat, state), players),
+                    "target": table_target(engine.slug, event, view),
+                }
+            )
+    return moves
