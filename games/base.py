@@ -39,6 +39,7 @@ The shape follows OpenSpiel's ``State`` and python-chess's ``Board``:
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import Counter
@@ -144,6 +145,7 @@ class Engine(Protocol):
     event_types: frozenset[str]
     interrupt_event_types: frozenset[str]
     scores_public: bool
+    options: tuple[Option, ...]
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> Any: ...
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any: ...
@@ -235,6 +237,8 @@ class BaseEngine:
     # A game whose running score is computed from hidden hands sets this False,
     # and seats are then shown only what their own view says.
     scores_public: ClassVar[bool] = True
+    # The game's typed options (house rules and set-up choices), see Option.
+    options: ClassVar[tuple[Option, ...]] = ()
 
     # -- checked entry point -------------------------------------------------
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
@@ -395,6 +399,121 @@ def check_player_count(engine: Any, num_players: int) -> None:
             f"{engine.name} is played by {engine.min_players} to {engine.max_players} "
             f"players, not {num_players}.",
         )
+
+
+@dataclass(frozen=True)
+class Option:
+    """One named house rule or set-up choice of a game, typed and documented.
+
+    ``kind`` is the JSON type: ``"bool"``, ``"int"`` (within ``low``..``high``),
+    ``"choice"`` (one of ``choices``), ``"int_or_none"`` (``null`` or an int in
+    range) or ``"list"`` (distinct items of ``choices``). ``rulebook`` quotes the
+    sentence the option interprets ("" for a plain set-up choice) and ``why``
+    says why the default reads it best. The default set is what a record
+    without options means; records store their options in full, so changing a
+    default never changes what an old record replays to.
+    """
+
+    name: str
+    kind: Literal["bool", "int", "choice", "int_or_none", "list"]
+    default: Any
+    description: str
+    rulebook: str = ""
+    why: str = ""
+    choices: tuple[Any, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    def allowed(self) -> str:
+        """The allowed values in words, for errors and docs."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind in ("choice", "list"):
+            listed = ", ".join(json_repr(c) for c in self.choices)
+            return f"one of {listed}" if self.kind == "choice" else f"a list of: {listed}"
+        bounds = f"a whole number from {self.low} to {self.high}"
+        return bounds if self.kind == "int" else f"null (no limit) or {bounds}"
+
+    def check(self, value: Any) -> None:
+        """Raise :class:`InvalidSetup` naming this option if ``value`` is not allowed."""
+        if not self._accepts(value):
+            raise InvalidSetup(
+                "bad_option",
+                f'Option "{self.name}" must be {self.allowed()}, not {json_repr(value)}.',
+                option=self.name,
+            )
+
+    def _accepts(self, value: Any) -> bool:
+        if self.kind == "bool":
+            return isinstance(value, bool)
+        if self.kind == "choice":
+            return any(value == c and type(value) is type(c) for c in self.choices)
+        if self.kind == "list":
+            return (
+                isinstance(value, list)
+                and bool(value)
+                and len(set(map(json_repr, value))) == len(value)
+                and all(any(v == c and type(v) is type(c) for c in self.choices) for v in value)
+            )
+        if value is None:
+            return self.kind == "int_or_none"
+        return (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and (self.low is None or value >= self.low)
+            and (self.high is None or value <= self.high)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "allowed": self.allowed(),
+            "description": self.description,
+            "rulebook": self.rulebook,
+            "why_default": self.why,
+        }
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.low is not None:
+            data["min"] = self.low
+        if self.high is not None:
+            data["max"] = self.high
+        return data
+
+
+def json_repr(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def options_resolve(engine: Any, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The full option set a game is played under: defaults filled, every value checked.
+
+    Refuses an unknown name or a bad value with :class:`InvalidSetup` naming it
+    (``detail["option"]``). Checks that depend on the player count (a seat
+    number) stay in the engine's ``setup``.
+    """
+    declared: Sequence[Option] = getattr(engine, "options", ())
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise InvalidSetup("bad_options", "Options must be a JSON object.")
+    known = {option.name: option for option in declared}
+    unknown = sorted(str(name) for name in options if name not in known)
+    if unknown:
+        raise InvalidSetup(
+            "unknown_option",
+            f"{engine.name} has no option {', '.join(map(repr, unknown))}; "
+            f"known options: {', '.join(sorted(known)) or 'none'}.",
+            option=unknown[0],
+        )
+    resolved: dict[str, Any] = {}
+    for option in declared:
+        value = options.get(option.name, option.default)
+        option.check(value)
+        resolved[option.name] = value
+    return resolved
 
 
 def check_options(

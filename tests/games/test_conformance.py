@@ -56,3 +56,37 @@ def test_options_that_are_not_an_object_are_refused(engine):
     for options in ([], "x", 3, {1: 2, "a": 3}):
         with pytest.raises(InvalidSetup):
             engine.setup(engine.min_players, options)
+
+
+def option_values(option):
+    """The values of an option worth playing a whole game under: each one that changes play."""
+    if option.kind == "bool":
+        return [True, False]
+    if option.kind == "choice":
+        return list(option.choices)
+    if option.kind == "list":
+        return [option.default, [option.choices[-1]]]
+    values = {option.default}
+    if option.low is not None:
+        values.add(option.low)
+    if option.kind == "int_or_none":
+        values.add(None)
+    return sorted(values, key=lambda v: (v is None, v or 0))
+
+
+OPTION_CASES = [
+    pytest.param(engine, option.name, value, id=f"{engine.slug}-{option.name}={value}")
+    for engine in ENGINES
+    for option in engine.options
+    for value in option_values(option)
+]
+
+
+@pytest.mark.parametrize(("engine", "name", "value"), OPTION_CASES)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_random_play_conforms_under_every_option_value(engine, name, value, seed):
+    n = engine.min_players + seed % (engine.max_players - engine.min_players + 1)
+    options = {name: value}
+    events = play_game(engine, n, seed, options=options)
+    check_game(engine, n, events, seed, options=options)
