@@ -77,8 +77,42 @@ def totals(hand: Iterable[str]) -> list[int]:
 
 
 def closeness(points: Iterable[int]) -> int:
-    """The score: 12 per resource minus the distance to 12 (48 = the goal, I9)."""
+    """12 per resource minus the distance to 12 (48 = the goal); the greedy bot's guide.
+
+    Also the ``closeness`` reading of the end-of-game ranking (option ``ranking``).
+    """
     return sum(GOAL - abs(GOAL - p) for p in points)
+
+
+# The readings of "the end of the game" ranking (option ``ranking``, I9). Each
+# scores a hand out of 48 (12 per resource) so that 48 is always the goal.
+CLOSENESS = "closeness"  # 12 minus the distance from 12, per resource (25 -> -1)
+CLOSENESS_FLOORED = "closeness_floored"  # the same, never below 0 (25 -> 0)
+CAPPED = "capped"  # points up to 12 count, the excess is ignored (25 -> 12)
+EXACT = "exact"  # 12 for a resource held at exactly 12, else 0
+GOAL_ONLY = "goal_only"  # 48 for the goal, else 0: the rest ties, most cards wins
+RANKINGS: tuple[str, ...] = (CLOSENESS, CLOSENESS_FLOORED, CAPPED, EXACT, GOAL_ONLY)
+
+
+def resource_score(points: int, ranking: str) -> int:
+    """What one resource's points are worth, out of 12, under ``ranking``."""
+    if ranking == CLOSENESS:
+        return GOAL - abs(GOAL - points)
+    if ranking == CLOSENESS_FLOORED:
+        return max(0, GOAL - abs(GOAL - points))
+    if ranking == CAPPED:
+        return min(points, GOAL)
+    if ranking == EXACT:
+        return GOAL if points == GOAL else 0
+    raise ValueError(f"no per-resource score under {ranking!r}")
+
+
+def hand_score(points: Iterable[int], ranking: str) -> int:
+    """A hand's score out of 48 under ``ranking``; 48 always includes the goal."""
+    pts = list(points)
+    if ranking == GOAL_ONLY:
+        return GOAL * len(pts) if all(p == GOAL for p in pts) else 0
+    return sum(resource_score(p, ranking) for p in pts)
 
 
 def counter_range(offered: int) -> tuple[int, int]:

@@ -26,10 +26,10 @@ from games.base import (
     IllegalEvent,
     InvalidSetup,
     Result,
-    check_options,
     check_player_count,
     field_int,
     field_str,
+    options_resolve,
     require,
 )
 from games.gift_economy import greedy, words
@@ -48,12 +48,13 @@ from games.gift_economy.cards import (
     RES,
     RESOURCES,
     SPECIALS,
-    closeness,
     counter_range,
+    hand_score,
     resource_sets,
     sort_cards,
     totals,
 )
+from games.gift_economy.options import OPTIONS
 
 # -- reason codes ----------------------------------------------------------------
 
@@ -125,6 +126,7 @@ class State:
         "phase",
         "played",
         "public",
+        "ranking",
         "responder",
         "start",
         "target",
@@ -150,6 +152,7 @@ class State:
     phase: str
     played: str | None
     public: frozenset[str]
+    ranking: str
     responder: int | None
     start: int
     target: int | None
@@ -179,20 +182,22 @@ class GiftEconomyEngine(BaseEngine):
     event_types = frozenset(PHASE_OF)
     chance_event_types = frozenset({"shuffle", "random_discard"})
     scores_public = False  # closeness to 12/12/12/12 is computed from hidden hands
+    options = OPTIONS
 
     # -- setup -------------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> State:
         check_player_count(self, num_players)
-        if options is not None and not isinstance(options, Mapping):
-            raise InvalidSetup("bad_options", "Options must be a JSON object.")
-        opts = check_options(self, options, {"start_player": 0})
+        opts = options_resolve(self, options)
         start = opts["start_player"]
-        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < num_players:
+        if start >= num_players:
             raise InvalidSetup(
-                "bad_option", f'"start_player" must be a seat number 0-{num_players - 1}.'
+                "bad_option",
+                f'Option "start_player" must be a seat number 0-{num_players - 1}, not {start}.',
+                option="start_player",
             )
         st = State()
         st.n, st.start, st.phase = num_players, start, SHUFFLE
+        st.ranking = opts["ranking"]
         st.deck, st.top = CARDS, 0  # still boxed, in canonical order
         st.hands = ((),) * num_players
         st.discard = ()
@@ -236,15 +241,17 @@ class GiftEconomyEngine(BaseEngine):
         return cards
 
     def scores(self, state: State) -> list[int]:
-        return [closeness(totals(hand)) for hand in state.hands]
+        """Each hand's score out of 48 under the table's ``ranking`` option (I9)."""
+        return [hand_score(totals(hand), state.ranking) for hand in state.hands]
 
     def result(self, state: State) -> Result:
-        """Closeness to 12/12/12/12 (48 = the goal), ties to the most cards (I9, I10)."""
+        """The goal first, then the ``ranking`` score, then the most cards (I9, I10)."""
         scores = self.scores(state)
         counts = [len(h) for h in state.hands]
+        goal = [int(totals(h) == [GOAL] * 4) for h in state.hands]
         return Result.from_scores(
             scores,
-            order=[(s, c) for s, c in zip(scores, counts, strict=True)],
+            order=[(g, s, c) for g, s, c in zip(goal, scores, counts, strict=True)],
             details={
                 "end_reason": state.end_reason,
                 "points": [totals(h) for h in state.hands],
@@ -642,7 +649,7 @@ class GiftEconomyEngine(BaseEngine):
             if mine:
                 entry["hand"] = sort_cards(hand)
                 entry["points"] = dict(zip(RESOURCES, totals(hand), strict=True))
-                entry["score"] = closeness(totals(hand))
+                entry["score"] = hand_score(totals(hand), state.ranking)
             if state.phase == CHOOSE:
                 entry["still_to_choose"] = state.need[s]
                 entry["set_aside"] = sort_cards(state.pending[s]) if mine else len(state.pending[s])
@@ -653,6 +660,7 @@ class GiftEconomyEngine(BaseEngine):
             "turn": state.turn,
             "active": state.active,
             "start_player": state.start,
+            "ranking": state.ranking,
             "to_move": self.to_move(state),
             "deck_count": len(state.deck) - state.top,
             "discard": list(state.discard),

@@ -3,7 +3,10 @@
 It judges every legal event by the closeness score (48 = exactly 12 of each
 resource) of its own hand afterwards: it trades only when the swap helps,
 offers its surplus, plays Kings and aims the queen of spades at the seat with
-the most cards, and sets aside the cards whose loss hurts least.
+the most cards, and sets aside the cards whose loss hurts least. It steers
+by closeness under every ``ranking`` option: all of them put the goal first,
+and playing the same way under each lets a game be ranked by all of them
+(``bench/gift_economy_ranking.py``).
 """
 
 from __future__ import annotations

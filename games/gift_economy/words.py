@@ -20,6 +20,7 @@ from games.gift_economy.cards import (
     DISCARD_CHOICE,
     DRAW,
     GOAL,
+    GOAL_ONLY,
     LEFT,
     PASS,
     PTS,
@@ -458,10 +459,27 @@ def _game_over(before: View, after: View) -> str:
     if not winners:
         return lead
     best = scores[winners[0]] if winners[0] < len(scores) else None
-    score = f" with a score of {best} out of 48" if isinstance(best, int) else ""
+    entries = list(after.get("players") or [])
+    entry = entries[winners[0]] if winners[0] < len(entries) else None
+    cards = entry.get("cards") if isinstance(entry, Mapping) else None
+    held = f"{cards} cards" if isinstance(cards, int) else "cards"
+    # Did the most-cards tie-break decide it (another seat scored the same)?
+    on_cards = isinstance(best, int) and any(
+        score == best and seat not in winners for seat, score in enumerate(scores)
+    )
+    if after.get("ranking") == GOAL_ONLY and reason != "goal":
+        how = f" with the most cards ({held})" if len(winners) == 1 else f" with {held} each"
+    elif isinstance(best, int):
+        how = f" with a score of {best} out of 48"
+        if len(winners) > 1:
+            how += f" and {held} each"
+        elif on_cards:
+            how += f" and the most cards ({held})"
+    else:
+        how = ""
     if len(winners) == 1:
-        return f"{lead} and {names} wins{score}"
-    return f"{lead} and {names} share the win{score}"
+        return f"{lead} and {names} wins{how}"
+    return f"{lead} and {names} share the win{how}"
 
 
 # -- moves named -----------------------------------------------------------------------

@@ -21,12 +21,12 @@ from games.base import (
     CardInfo,
     Event,
     IllegalEvent,
-    InvalidSetup,
+    Option,
     Result,
-    check_options,
     check_player_count,
     field_int,
     field_str,
+    options_resolve,
     require,
 )
 from games.gift_gift_gone import words
@@ -52,26 +52,81 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 ENVELOPE = frozenset({"by", "do"})
 
+# The turn's three kinds of action, in the rulebook's order (view's "actions_done").
+ACTIONS = ("draw", "claim", "trade")
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        name="turn_actions",
+        kind="choice",
+        default="one_of_each",
+        choices=("one_of_each", "one"),
+        description=(
+            "What a turn may hold. one_of_each: up to one of each kind of action (a "
+            "draw-and-discard, a claim/add/swap, a trade), in any order, so a player may "
+            'draw and then claim or add in the same turn, and says "pass" when done. '
+            "one: exactly one action per turn (draw-and-discard, or claim/add/swap, or a "
+            "trade); the turn ends with it."
+        ),
+        rulebook="A player\u2019s turn may consist of one of each of the following actions:",
+        why=(
+            'The sentence says "one of each", not "one of": each kind of action at most '
+            'once. Two other sentences only make sense that way: "Once you collect three (3) '
+            'you must place those three (3) cards ... on the table" (at once, not next '
+            'turn), and a player who "gets another of the card in a draw or trade" may '
+            '"add it to their existing gift claimed during their turn". The "or" '
+            "ending each numbered item lists the kinds; it does not cap the turn at one."
+        ),
+    ),
+    Option(
+        name="give_frozen_in_swap",
+        kind="bool",
+        default=False,
+        description=(
+            "Whether a player may give away their own frozen gift (all six cards on the "
+            "table) as the payment in a swap. false: a frozen gift never moves; true: "
+            "a frozen gift cannot be taken, but its owner may still give it away."
+        ),
+        rulebook=(
+            "A gift may be stolen until the owner has all six (6) of the gift showing in "
+            "front of them, then the gift is frozen from being swapped or stolen."
+        ),
+        why=(
+            "The rulebook freezes the gift, not the owner's protection: it is \"frozen from "
+            'being swapped or stolen", and a gift given as the payment in a swap is being '
+            'swapped (it changes owners). "The owner of the gift may decide to continue '
+            'collecting that gift\u2019s cards" also pictures it staying with its owner.'
+        ),
+    ),
+)
+
 
 class GGGState:
     """One position. Hands are tuples of card ids; ``owner``/``table`` map a claimed gift
     to its owner and its cards on the table (a gift has one owner at a time)."""
 
     __slots__ = (
-        "ask_gift", "asked", "box", "deck", "discard", "discards", "draws", "end", "gifts",
-        "hands", "n", "order", "owner", "partner", "phase", "quiet", "shuffle_due", "table",
-        "target", "turn", "winner",
+        "ask_gift", "asked", "box", "claimed", "combine", "deck", "discard", "discards",
+        "drawn", "draws", "end", "gifts", "give_frozen", "hands", "n", "order", "owner",
+        "partner", "phase", "quiet", "shuffle_due", "table", "target", "traded", "turn",
+        "winner",
     )  # fmt: skip
 
     ask_gift: str | None
     asked: bool
     box: tuple[str, ...]
+    # This turn's actions so far (the draw-and-discard finished, a claim/add/swap made,
+    # a trade completed); only "turn_actions": "one_of_each" lets a turn go on after one.
+    claimed: bool
+    combine: bool
     deck: tuple[str, ...]
     discard: tuple[str, ...]
     discards: int
+    drawn: bool
     draws: int
     end: str | None
     gifts: tuple[str, ...]
+    give_frozen: bool
     hands: tuple[tuple[str, ...], ...]
     n: int
     order: tuple[str, ...]
@@ -82,6 +137,7 @@ class GGGState:
     shuffle_due: bool
     table: dict[str, tuple[str, ...]]
     target: int
+    traded: bool
     turn: int
     winner: int | None
 
@@ -91,12 +147,16 @@ class GGGState:
         new.ask_gift = self.ask_gift
         new.asked = self.asked
         new.box = self.box
+        new.claimed = self.claimed
+        new.combine = self.combine
         new.deck = self.deck
         new.discard = self.discard
         new.discards = self.discards
+        new.drawn = self.drawn
         new.draws = self.draws
         new.end = self.end
         new.gifts = self.gifts
+        new.give_frozen = self.give_frozen
         new.hands = self.hands
         new.n = self.n
         new.order = self.order
@@ -107,6 +167,7 @@ class GGGState:
         new.shuffle_due = self.shuffle_due
         new.table = self.table
         new.target = self.target
+        new.traded = self.traded
         new.turn = self.turn
         new.winner = self.winner
         return new
@@ -125,7 +186,10 @@ def _hand_value(hand: tuple[str, ...]) -> int:
 
 
 def _forced(s: GGGState, seat: int) -> list[str]:
-    """Gifts the seat must claim now: three or more in hand and nobody owns them."""
+    """Gifts the seat must claim now: three or more in hand and nobody owns them, while
+    the seat may still claim this turn (cards collected after its claim wait a turn)."""
+    if s.claimed:
+        return []
     counts = Counter(GIFT_OF[c] for c in s.hands[seat])
     return sorted(g for g, k in counts.items() if k >= 3 and g not in s.owner)
 
@@ -143,6 +207,12 @@ def _cards_out(s: GGGState) -> bool:
     return s.phase != DEAL and not s.deck and len(s.discard) <= 1
 
 
+def _may_end_turn(s: GGGState) -> bool:
+    """A seat may pass once the cards ran out (ruling 17), or, when a turn may hold one of
+    each action, once it has done one (a refused ask is no trade)."""
+    return _cards_out(s) or (s.combine and (s.drawn or s.claimed or s.traded))
+
+
 def _eligible(s: GGGState) -> tuple[str, ...]:
     """The asker's cards the trading partner may pick from: any but the gift just traded."""
     return tuple(sorted(c for c in s.hands[s.turn] if GIFT_OF[c] != s.ask_gift))
@@ -155,13 +225,12 @@ class GiftGiftGoneEngine(BaseEngine):
     max_players = 8
     event_types = frozenset(FIELDS)
     chance_event_types = frozenset({"deal", "reshuffle", "mix"})
+    options = OPTIONS
 
     # -- setup ---------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> GGGState:
         check_player_count(self, num_players)
-        if options is not None and not isinstance(options, Mapping):
-            raise InvalidSetup("bad_options", "Options must be a JSON object.")
-        check_options(self, options, {})
+        opts = options_resolve(self, options)
         gifts, target = deck_for(num_players)
         s = object.__new__(GGGState)
         s.n, s.gifts, s.target = num_players, gifts, target
@@ -173,6 +242,9 @@ class GiftGiftGoneEngine(BaseEngine):
         s.ask_gift, s.partner, s.order = None, None, ()
         s.shuffle_due, s.winner, s.end = False, None, None
         s.quiet = 0
+        s.combine = opts["turn_actions"] == "one_of_each"
+        s.give_frozen = opts["give_frozen_in_swap"]
+        s.drawn, s.claimed, s.traded = False, False, False
         return s
 
     # -- turn order ----------------------------------------------------------
@@ -246,6 +318,7 @@ class GiftGiftGoneEngine(BaseEngine):
                     continue
                 s.turn = (s.turn + 1) % s.n
                 s.phase, s.draws, s.discards, s.asked = TURN, 0, 0, False
+                s.drawn, s.claimed, s.traded = False, False, False
                 if _cards_out(s):
                     # Ruling 17: play goes on without the deck until a full round of turns
                     # passes with no claim, add or swap.
@@ -286,6 +359,7 @@ class GiftGiftGoneEngine(BaseEngine):
         source = field_str(event, "from", ("deck", "discard"))
         self._phase(s, "draw", TURN, DRAW)
         if s.phase == TURN:
+            require(not s.drawn, "already_drew", "You have already drawn and discarded this turn.")
             self._must_claim(s, seat)
         require(s.draws < 2, "draw_limit", "You may draw at most two cards; now discard.")
         if source == "deck":
@@ -306,11 +380,16 @@ class GiftGiftGoneEngine(BaseEngine):
         _set_hand(s, seat, hand[:i] + hand[i + 1 :])
         s.discard = (*s.discard, card)
         s.discards += 1
-        s.phase = REFILL if s.discards == s.draws else DISCARD
+        if s.discards == s.draws:
+            s.drawn = True
+            self._after_action(s)
+        else:
+            s.phase = DISCARD
 
     def _do_claim(self, s: GGGState, event: Event, seat: int) -> None:
         gift = self._gift(s, event)
         self._phase(s, "claim", TURN)
+        self._claim_unused(s)
         self._must_claim(s, seat, gift)
         hand = s.hands[seat]
         mine = tuple(c for c in hand if GIFT_OF[c] == gift)
@@ -332,6 +411,7 @@ class GiftGiftGoneEngine(BaseEngine):
         gift = self._gift(s, event)
         give = self._gift(s, event, "give")
         self._phase(s, "swap", TURN)
+        self._claim_unused(s)
         self._must_claim(s, seat)
         victim = s.owner.get(gift)
         require(
@@ -345,6 +425,10 @@ class GiftGiftGoneEngine(BaseEngine):
         )  # fmt: skip
         require(s.owner.get(give) == seat, "not_your_gift", f"{NAME[give]} is not your gift.")
         require(
+            s.give_frozen or len(s.table[give]) < 6, "payment_frozen",
+            f"Your {NAME[give]} has all six cards on the table: it is frozen and stays yours.",
+        )  # fmt: skip
+        require(
             len(s.table[give]) >= len(s.table[gift]), "too_few_to_swap",
             f"You need at least {len(s.table[gift])} {NAME[give]} to swap for {NAME[gift]}.",
         )  # fmt: skip
@@ -356,6 +440,12 @@ class GiftGiftGoneEngine(BaseEngine):
         _set_hand(s, seat, tuple(c for c in hand if GIFT_OF[c] != gift))
         self._end_action(s, seat, victim)
 
+    def _claim_unused(self, s: GGGState) -> None:
+        require(
+            not s.claimed, "already_claimed",
+            "You have already claimed, added or swapped this turn.",
+        )  # fmt: skip
+
     def _end_action(self, s: GGGState, *seats: int) -> None:
         """The game ends at once when a claim or swap takes someone to the target;
         the acting seat is looked at first. A claim or swap restarts the count of quiet
@@ -365,14 +455,23 @@ class GiftGiftGoneEngine(BaseEngine):
             if _points(s, seat) >= s.target:
                 s.phase, s.winner, s.end = OVER, seat, "target"
                 return
-        s.phase = REFILL
+        s.claimed = True
+        self._after_action(s)
+
+    def _after_action(self, s: GGGState) -> None:
+        """One action is done: with "turn_actions": "one" the turn ends (refill, next
+        seat); with "one_of_each" the seat goes on until it passes or has used all three."""
+        done = s.drawn and s.claimed and s.asked
+        s.phase = REFILL if not s.combine or done else TURN
 
     def _do_pass(self, s: GGGState, event: Event, seat: int) -> None:
-        """Once the cards have run out a seat may let its turn go (ruling 17)."""
+        """End the turn: after an action when a turn may hold one of each, or once the
+        cards have run out (ruling 17)."""
         self._phase(s, "pass", TURN)
+        after = "after an action of this turn or " if s.combine else ""
         require(
-            _cards_out(s), "wrong_phase",
-            "You may pass only once the deck is gone and cannot be rebuilt.",
+            _may_end_turn(s), "wrong_phase",
+            f"You may pass only {after}once the deck is gone and cannot be rebuilt.",
         )  # fmt: skip
         self._must_claim(s, seat)
         s.phase = REFILL
@@ -398,6 +497,8 @@ class GiftGiftGoneEngine(BaseEngine):
             nxt = (seat + 1) % s.n
             if nxt == s.turn:
                 s.phase, s.asked, s.ask_gift, s.partner = TURN, True, None, None
+                if s.combine:
+                    self._after_action(s)
             else:
                 s.partner = nxt
             return
@@ -419,7 +520,10 @@ class GiftGiftGoneEngine(BaseEngine):
         _set_hand(s, s.turn, hand[:i] + hand[i + 1 :])
         _set_hand(s, seat, (*s.hands[seat], card))
         s.order, s.ask_gift, s.partner = (), None, None
-        s.phase = REFILL
+        s.traded = True
+        if s.combine:
+            s.asked = True
+        self._after_action(s)
 
     # -- enumerating ---------------------------------------------------------
     def legal_events(self, state: GGGState, seat: int) -> list[Event]:
@@ -449,27 +553,34 @@ class GiftGiftGoneEngine(BaseEngine):
         if forced:
             return [{"by": seat, "do": "claim", "gift": g} for g in forced]
         counts = Counter(GIFT_OF[c] for c in hand)
-        events = [
-            {"by": seat, "do": "claim", "gift": g}
-            for g in s.gifts
-            if counts[g] and s.owner.get(g) == seat
-        ]
-        mine = [g for g, o in s.owner.items() if o == seat]
-        for gift, victim in s.owner.items():
-            size = len(s.table[gift])
-            if victim == seat or size >= 6 or not counts[gift]:
-                continue
+        events = []
+        if not s.claimed:
             events.extend(
-                {"by": seat, "do": "swap", "gift": gift, "give": give}
-                for give in mine
-                if len(s.table[give]) >= size
+                {"by": seat, "do": "claim", "gift": g}
+                for g in s.gifts
+                if counts[g] and s.owner.get(g) == seat
             )
-        events.extend(draws)
+            mine = [
+                g
+                for g, o in s.owner.items()
+                if o == seat and (s.give_frozen or len(s.table[g]) < 6)
+            ]
+            for gift, victim in s.owner.items():
+                size = len(s.table[gift])
+                if victim == seat or size >= 6 or not counts[gift]:
+                    continue
+                events.extend(
+                    {"by": seat, "do": "swap", "gift": gift, "give": give}
+                    for give in mine
+                    if len(s.table[give]) >= size
+                )
+        if not s.drawn:
+            events.extend(draws)
         if not s.asked:
             events.extend(
                 {"by": seat, "do": "ask", "gift": g} for g in s.gifts if counts[g] < len(hand)
             )
-        if _cards_out(s):
+        if _may_end_turn(s):
             events.append({"by": seat, "do": "pass"})
         return events
 
@@ -523,6 +634,9 @@ class GiftGiftGoneEngine(BaseEngine):
             "draws": s.draws,
             "discards": s.discards,
             "asked": s.asked,
+            "actions_done": [
+                a for a, done in zip(ACTIONS, (s.drawn, s.claimed, s.traded), strict=True) if done
+            ],
             "shuffle_due": s.shuffle_due,
             "cards_out": s.phase != OVER and _cards_out(s),
             "quiet_turns": s.quiet,

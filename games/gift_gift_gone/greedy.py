@@ -42,7 +42,9 @@ def _swap_target(s: GGGState, seat: int, gift: str) -> bool:
         return False
     size = len(s.table[gift])
     return any(
-        o == seat and len(s.table[g]) >= size and VALUE[g] * len(s.table[g]) < VALUE[gift] * size
+        o == seat
+        and size <= len(s.table[g]) < (7 if s.give_frozen else 6)
+        and VALUE[g] * len(s.table[g]) < VALUE[gift] * size
         for g, o in s.owner.items()
     )
 
@@ -70,12 +72,15 @@ def choose(engine: GiftGiftGoneEngine, s: GGGState, seat: int, rng: random.Rando
     if swaps:
         return max(swaps, key=lambda pair: pair[1])[0]
     draws = {e["from"]: e for e in by_kind.get("draw", [])}
-    if "pass" in by_kind:
-        # The cards ran out: take the last discard only if it is worth keeping; else ask
-        # for a card that would make a profitable swap possible; else pass.
+    if "pass" in by_kind and "deck" not in draws:
+        # The cards ran out, or this turn's draw is done (a turn of one of each): take the
+        # last discard only if it is worth keeping; else ask for a card that would make a
+        # profitable swap possible (while a swap is still possible this turn); else pass.
         if "discard" in draws and _worth(s, seat, counts, GIFT_OF[s.discard[-1]]) >= 20:
             return draws["discard"]
-        wanted = [e for e in by_kind.get("ask", []) if _swap_target(s, seat, e["gift"])]
+        wanted = [
+            e for e in by_kind.get("ask", []) if not s.claimed and _swap_target(s, seat, e["gift"])
+        ]
         if wanted:
             return rng.choice(wanted)
         return by_kind["pass"][0]

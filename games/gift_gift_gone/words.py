@@ -354,6 +354,8 @@ def _tell_pick(event: Event, seat: int | None, before: View, after: View) -> str
 def _tell_pass(event: Event, seat: int | None, before: View, after: View) -> str:
     by = _seat(event.get("by"))
     who = seat_ref(by) if by is not None else "A player"
+    if before and before.get("actions_done"):
+        return f"{who} ends their turn{ending(before, after)}."
     return f"{who} passes{ending(before, after)}."
 
 
@@ -431,5 +433,7 @@ def tell_move(event: Event, seat: int, before: dict[str, JSON]) -> str:
             return f"Pick {whose} {ordinal(position + 1)} face-down card."
         return "Pick a face-down card."
     if kind == "pass":
+        if before.get("actions_done"):
+            return "End your turn."
         return "Pass: let your turn go."
     return "Make this move."

@@ -25,11 +25,12 @@ from games.base import (
     Event,
     IllegalEvent,
     InvalidSetup,
+    Option,
     Result,
-    check_options,
     check_player_count,
     field_int,
     field_str,
+    options_resolve,
     require,
 )
 from games.gift_swap.cards import (
@@ -100,6 +101,7 @@ class State(NamedTuple):
     queue: tuple[Task, ...]
     last_choices: tuple[tuple[int, str], ...]
     final: tuple[int, ...] | None
+    regift_own_row: bool = True  # option: a regift may take a face-down card of your own row
 
 
 def _check_fields(event: Mapping[str, Any]) -> None:
@@ -124,15 +126,60 @@ class GiftSwapEngine(BaseEngine):
     max_players = 4
     event_types = frozenset(FIELDS)
     chance_event_types = frozenset({"deal"})
+    options = (
+        Option(
+            name="start_player",
+            kind="int",
+            default=0,
+            low=0,
+            high=3,
+            description=(
+                "The seat that takes the first turn (and the Gift token); play then "
+                "passes to the left (seat + 1). Must be a seat at the table."
+            ),
+            rulebook="",
+            why=(
+                "The rulebook's start player is whoever most recently received a gift, "
+                "which is settled at the table and not known to the record; seat 0 is "
+                "the plain choice, and the club enters another seat when it differs."
+            ),
+        ),
+        Option(
+            name="regift_own_row",
+            kind="bool",
+            default=True,
+            description=(
+                "Whether a Regift card (values 1 and 4) may be swapped with a face-down "
+                "card in your own row. Nothing leaves your row, but you then Keep or "
+                "Open that card, and opening it turns a second card of yours face up "
+                "(its effect may fire, and your row may be all face up sooner). If "
+                "false, a Regift must take a card from an opponent's row or from the "
+                "set-aside cards."
+            ),
+            rulebook=(
+                "You may swap this gift with any facedown gift "
+                "(including the cards that were set aside)."
+            ),
+            why=(
+                'The card says "any facedown gift" and names the set-aside cards as '
+                "included, so it widens rather than narrows. Where the rulebook means "
+                "opponents only, it says so: the turn's swap takes \"one of the facedown "
+                "cards in one of your opponents' card row\". A swap within your own row "
+                "is not idle either: you then Keep or Open the card, and Open flips it."
+            ),
+        ),
+    )
 
     # -- setup ----------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> State:
         check_player_count(self, num_players)
-        opts = check_options(self, options, {"start_player": 0})
+        opts = options_resolve(self, options)
         start = opts["start_player"]
-        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < num_players:
+        if start >= num_players:
             raise InvalidSetup(
-                "bad_option", f"start_player must be a seat number 0-{num_players - 1}."
+                "bad_option",
+                f"start_player must be a seat number 0-{num_players - 1}.",
+                option="start_player",
             )
         return State(
             n=num_players,
@@ -151,6 +198,7 @@ class GiftSwapEngine(BaseEngine):
             queue=(),
             last_choices=(),
             final=None,
+            regift_own_row=opts["regift_own_row"],
         )
 
     @staticmethod
@@ -219,7 +267,9 @@ class GiftSwapEngine(BaseEngine):
             face_up = card in state.up
             if effect == REWRAP and face_up:
                 events.append({"by": seat, "do": REWRAP, "row": target, "card": index})
-            elif target != seat and effect == (TRADE if face_up else REGIFT):
+            elif effect == (TRADE if face_up else REGIFT) and (
+                target != seat or (effect == REGIFT and state.regift_own_row)
+            ):
                 events.append({"by": seat, "do": effect, "row": target, "card": index})
         return events
 
@@ -403,15 +453,25 @@ class GiftSwapEngine(BaseEngine):
         if kind == REWRAP:
             require(target in state.up, CARD_FACE_DOWN, "Choose a face-up card to turn face down.")
             return state._replace(up=state.up - {target}, queue=kept)
-        require(row != seat, OWN_ROW, "Swap with a card outside your own row.")
-        at = state.rows[seat].index(own)
         if kind == REGIFT:
+            require(
+                row != seat or state.regift_own_row,
+                OWN_ROW,
+                "At this table a Regift must take a card outside your own row.",
+            )
             require(target not in state.up, CARD_FACE_UP, "Choose a face-down card to swap with.")
+            if row == seat:
+                # Within your own row the swapped pair is rearranged at once, so the
+                # Regift card stays in place and only the card you got is placed again.
+                return state._replace(queue=(("choose", ((seat, target),), (), ()), *rest))
+            at = state.rows[seat].index(own)
             moved = self._put(self._put(state, seat, at, target), row, index, own)
             extra = ((row, own),) if row != ASIDE else ()
-            task = ("choose", ((seat, target),), (), extra)
+            task: Task = ("choose", ((seat, target),), (), extra)
             return moved._replace(queue=(task, *rest))
+        require(row != seat, OWN_ROW, "Trade with a card outside your own row.")
         require(target in state.up, CARD_FACE_DOWN, "Choose a face-up card to swap with.")
+        at = state.rows[seat].index(own)
         moved = self._put(self._put(state, seat, at, target), row, index, own)
         places: tuple[Task, ...] = (("place", seat, target),)
         if row != ASIDE:
@@ -639,8 +699,8 @@ class GiftSwapEngine(BaseEngine):
             own = self._worth(state.queue[0][2])
             best, best_gain = legal[0], 0.0
             for e in legal[1:]:
-                if e["do"] == REWRAP:
-                    continue
+                if e["do"] == REWRAP or e["row"] == seat:
+                    continue  # a Regift within your own row changes no score
                 g = self._worth(seen(e["row"], e["card"])) - own
                 if g > best_gain:
                     best, best_gain = e, g

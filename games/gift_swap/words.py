@@ -21,7 +21,8 @@ ASIDE = "aside"
 
 EFFECT_TEXT = {
     REGIFT: "Regift: when turned face up, you may swap it for any face-down card "
-    "outside your row, then Keep or Open the card you get",
+    "(set-aside cards too; your own row's only if the table allows it), then Keep or "
+    "Open the card you get",
     REWRAP: "Rewrap: when turned face up, you may turn any one face-up card face down",
     TRADE: "Trade: when turned face up, you may swap it for any face-up card outside "
     "your row (the card you get has no effect)",
@@ -281,7 +282,7 @@ def _tell_decline(event: Event, who: str, before: View, after: View) -> str:
 
 def _tell_regift(event: Event, who: str, before: View, after: View) -> str:
     row, index, by = event.get("row"), _index(event.get("card")), event.get("by")
-    target = _named(_where(row, index, by), _slot_card(before, row, index))
+    target = _named(_where(row, index, by, mine="their own"), _slot_card(before, row, index))
     own = _effect_card(before)
     if own:
         return f"{who} regifts {own}, swapping it for {target}"

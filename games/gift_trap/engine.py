@@ -21,14 +21,15 @@ from games.base import (
     CHANCE,
     JSON,
     MALFORMED_EVENT,
+    NOT_YOUR_TURN,
     BaseEngine,
     CardInfo,
     Event,
     IllegalEvent,
     InvalidSetup,
     Result,
-    check_options,
     check_player_count,
+    options_resolve,
     require,
 )
 from games.gift_trap import present, words
@@ -36,17 +37,16 @@ from games.gift_trap.cards import (
     NO_MATCH_VALUE,
     PACK_CARDS,
     PACK_ORDER,
-    PACKS,
     SIDES,
     TOKEN_VALUE,
     TOKENS,
 )
+from games.gift_trap.options import OPTIONS
 from games.gift_trap.state import (
     ALREADY_GIVEN,
     ALREADY_REVEALED,
     ALREADY_TRAPPED,
     BAD_DEAL,
-    DEFAULTS,
     EXPERT_CARDS_OFF,
     GET_MORE_DECIDED,
     GET_MORE_SELF,
@@ -82,49 +82,38 @@ class GiftTrapEngine(BaseEngine):
     })
     chance_event_types = frozenset({"deal"})
     interrupt_event_types = frozenset({"gifttrap"})
+    options = OPTIONS
 
     # -- setup -----------------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> GiftTrapState:
         check_player_count(self, num_players)
-        opts = check_options(self, options, DEFAULTS)
+        opts = options_resolve(self, options)
         n = num_players
-
-        def whole(name: str, low: int, high: int) -> int:
-            value = opts[name]
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise InvalidSetup(
-                    "bad_option", f'Option "{name}" must be a whole number from {low} to {high}.'
-                )
-            return value
-
-        if not isinstance(opts["expert_cards"], bool):
-            raise InvalidSetup("bad_option", 'Option "expert_cards" must be true or false.')
-        packs = opts["packs"]
-        if (
-            not isinstance(packs, list | tuple)
-            or not packs
-            or any(not isinstance(p, str) or p not in PACKS for p in packs)
-            or len(set(packs)) != len(packs)
-        ):
+        track = opts["track_length"]
+        if opts["zone_size"] > track:
             raise InvalidSetup(
                 "bad_option",
-                'Option "packs" must list one or more different packs among: '
-                + ", ".join(PACK_ORDER) + ".",
+                f'Option "zone_size" must be at most the track length ({track}), '
+                f'not {opts["zone_size"]}.',
+                option="zone_size",
             )
-        track = whole("track_length", 10, 100)
-        zone = whole("zone_size", 1, track)
-        first = whole("first_dealer", 0, n - 1)
-        max_rounds = whole("max_rounds", 1, 500)
+        if opts["first_dealer"] >= n:
+            raise InvalidSetup(
+                "bad_option",
+                f'Option "first_dealer" must be a seat number from 0 to {n - 1}, '
+                f'not {opts["first_dealer"]}.',
+                option="first_dealer",
+            )
 
         s = object.__new__(GiftTrapState)
         s.n = n
         s.expert = opts["expert_cards"]
-        s.packs = tuple(p for p in PACK_ORDER if p in packs)
+        s.packs = tuple(p for p in PACK_ORDER if p in opts["packs"])
         s.track = track
-        s.zone_from = track - zone + 1
-        s.max_rounds = max_rounds
+        s.zone_from = track - opts["zone_size"] + 1
+        s.max_rounds = opts["max_rounds"]
         s.round = 1
-        s.dealer = first
+        s.dealer = opts["first_dealer"]
         s.phase = "choose_pack"
         s.pack = None
         s.unseen = dict(PACK_CARDS)
@@ -241,6 +230,27 @@ class GiftTrapEngine(BaseEngine):
         return out
 
     # -- applying events ------------------------------------------------------------
+    def check_envelope(self, state: GiftTrapState, event: Mapping[str, Any]) -> Any:
+        """The shared checks, but a refused GiftTRAP says why (I10).
+
+        A seat whose card is played is no longer a possible mover, so the shared
+        check would answer a second GiftTRAP with ``not_your_turn``; the player
+        is told ``gifttrap_used`` (or ``expert_cards_off``, ``wrong_phase``) instead.
+        """
+        try:
+            return super().check_envelope(state, event)
+        except IllegalEvent as refusal:
+            if refusal.code == NOT_YOUR_TURN and event.get("do") == "gifttrap":
+                by = event.get("by")
+                if isinstance(by, int):
+                    self._check_trap_card(state, by)
+            raise
+
+    def _check_trap_card(self, s: GiftTrapState, by: int) -> None:
+        check_phase(s, *ROUND_PHASES)
+        require(s.expert, EXPERT_CARDS_OFF, "This game is played without Expert Strategy Cards.")
+        require(not s.trap_used[by], GIFTTRAP_USED, "You have already played your GiftTRAP card.")
+
     def _apply(self, state: GiftTrapState, event: Event, actor: Any) -> GiftTrapState:
         handler = getattr(self, "_do_" + event["do"])
         return handler(state, event, actor)
@@ -456,7 +466,7 @@ class GiftTrapEngine(BaseEngine):
         if self._qualified(t):
             t.phase, t.ended_by = "over", "gifted"
             return
-        if t.round >= t.max_rounds:
+        if t.max_rounds is not None and t.round >= t.max_rounds:  # a house limit (I7)
             t.phase, t.ended_by = "over", "round_limit"
             return
         assert t.pack is not None

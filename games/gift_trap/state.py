@@ -1,4 +1,4 @@
-"""The GiftTRAP position, its options, reason codes and event-field readers."""
+"""The GiftTRAP position, reason codes and event-field readers."""
 
 from __future__ import annotations
 
@@ -6,16 +6,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import MALFORMED_EVENT, IllegalEvent, require
-from games.gift_trap.cards import PACK_ORDER
-
-DEFAULTS: dict[str, Any] = {
-    "expert_cards": False,
-    "packs": list(PACK_ORDER),
-    "first_dealer": 0,
-    "track_length": 25,
-    "zone_size": 5,
-    "max_rounds": 15,
-}
 
 # Reason codes of this game (the shared ones live in games.base).
 WRONG_PHASE = "wrong_phase"
@@ -55,7 +45,7 @@ class GiftTrapState:
     packs: tuple[str, ...]  # packs in play (the others stay in the box)
     track: int
     zone_from: int  # first space of the Gifted Zone
-    max_rounds: int
+    max_rounds: int | None  # None: no limit, the rulebook's game
     round: int
     dealer: int
     phase: str
@@ -79,7 +69,7 @@ class GiftTrapState:
     get_pos: tuple[int, ...]
     log: tuple[dict[str, Any], ...]  # scored gifts of the current (or last) round
     last_grid: tuple[tuple[str, str], ...]  # the last round's grid, shown beside its log
-    ended_by: str | None
+    ended_by: str | None  # "gifted" (someone in the Gifted Zone) or "round_limit"
 
     def clone(self) -> GiftTrapState:
         new = object.__new__(GiftTrapState)

@@ -15,6 +15,15 @@ from games.registry import all_engines
 from tests.games.conformance import check_game, play_game
 
 ENGINES = all_engines()
+# The one place random play needs a house rule to end in reasonable time: GiftTRAP's
+# rulebook game has no round limit, and at 7-8 seats a random gift scores below zero
+# on average, so random markers drift back down the tracks (median 87,000 events at 8
+# players, measured in docs/rules/gift_trap.md). Those tables play with a round limit;
+# 3-6 seats (and the greedy bots at every size) play the rulebook's game.
+RANDOM_PLAY_CAPS: dict[tuple[str, int], dict] = {
+    ("gift_trap", 7): {"max_rounds": 40},
+    ("gift_trap", 8): {"max_rounds": 40},
+}
 CASES = [
     pytest.param(engine, n, id=f"{engine.slug}-{n}p")
     for engine in ENGINES
@@ -26,8 +35,9 @@ CASES = [
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_play_conforms(engine, num_players, seed):
-    events = play_game(engine, num_players, seed)
-    check_game(engine, num_players, events, seed)
+    options = RANDOM_PLAY_CAPS.get((engine.slug, num_players))
+    events = play_game(engine, num_players, seed, options=options)
+    check_game(engine, num_players, events, seed, options=options)
 
 
 @pytest.mark.parametrize(("engine", "num_players"), CASES)
@@ -87,6 +97,12 @@ OPTION_CASES = [
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_play_conforms_under_every_option_value(engine, name, value, seed):
     n = engine.min_players + seed % (engine.max_players - engine.min_players + 1)
-    options = {name: value}
+    cap = RANDOM_PLAY_CAPS.get((engine.slug, n), {})
+    if name in cap:  # the capped option itself: play the largest table that needs no cap
+        n = max(
+            m for m in range(engine.min_players, n + 1) if (engine.slug, m) not in RANDOM_PLAY_CAPS
+        )
+        cap = {}
+    options = {**cap, name: value}
     events = play_game(engine, n, seed, options=options)
     check_game(engine, n, events, seed, options=options)

@@ -17,6 +17,8 @@ from games.play import BOTS, self_play
 from tests.games.conformance import check_game, play_game
 
 E = ENGINE
+# Today's rules before the house-rule options (what a record without stored options meant).
+LEGACY = {"turn_actions": "one", "give_frozen_in_swap": True}
 
 
 def c(gift: str, copy: int) -> str:
@@ -49,13 +51,14 @@ def position(
     discard: list[str] = (),
     deck: list[str] | None = None,
     turn: int = 0,
+    options: dict | None = None,
 ) -> GGGState:
     """A mid-game position built directly (for edge cases the rulebook has no example of).
 
     Unlisted hands are filled with six different gifts; unlisted cards form the deck
     (after ``deck`` if that is given, or exactly ``deck`` if no card is left over).
     """
-    s = E.setup(n, {}).copy()
+    s = E.setup(n, options or {}).copy()
     table = table or {}
     used = {card for h in hands.values() for card in h}
     used |= {card for _, cards in table.values() for card in cards}
@@ -102,6 +105,13 @@ def discard(seat: int, card: str) -> dict:
 
 def claim(seat: int, gift: str) -> dict:
     return {"by": seat, "do": "claim", "gift": gift}
+
+
+def end_turn(state, seat: int):
+    """The seat says it is done ("pass"): a turn may hold one of each action (the default
+    "turn_actions"), so it goes on after a draw, claim or trade until then."""
+    assert E.to_move(state) == [seat]
+    return apply_all(state, {"by": seat, "do": "pass"})
 
 
 def answer(seat: int, yes: bool) -> dict:
@@ -158,7 +168,7 @@ def test_bad_player_counts(n):
     assert info.value.code == "bad_player_count"
 
 
-def test_no_options_exist():
+def test_the_target_is_not_an_option():
     with pytest.raises(InvalidSetup) as info:
         E.setup(4, {"target": 40})
     assert info.value.code == "unknown_option"
@@ -227,10 +237,12 @@ def test_draw_two_then_discard_two_keeps_six():
     refused(s, draw(0, "deck"), "finish_drawing")
     s = apply_all(s, discard(0, c("foot-spa", 1)))
     assert len(s.hands[0]) == 6
-    assert E.to_move(s) == [1]
     assert s.discard[-2:] == (c("tiki-bar", 1), c("foot-spa", 1))
-    # Three fruitcakes in hand: seat 0 must claim at its next turn.
+    # Three fruitcakes in hand: a turn may hold one of each action, so seat 0 must claim
+    # them now ("Once you collect three (3) you must place those three (3) cards").
     assert Counter(GIFT_OF[x] for x in s.hands[0])["fruitcake"] == 3
+    assert E.to_move(s) == [0]
+    assert E.legal_events(s, 0) == [claim(0, "fruitcake")]
 
 
 def test_discard_top_two_drawn_in_order_and_one_draw_one_discard():
@@ -241,7 +253,7 @@ def test_discard_top_two_drawn_in_order_and_one_draw_one_discard():
     refused(s, draw(0, "discard"), "draw_limit")
     s2 = position(2, {}, discard=[c("fruitcake", 6)])
     top = s2.deck[0]
-    s2 = apply_all(s2, draw(0), discard(0, top))
+    s2 = end_turn(apply_all(s2, draw(0), discard(0, top)), 0)
     assert E.to_move(s2) == [1]
     assert len(s2.hands[0]) == 6
     assert s2.discard[-1] == top
@@ -278,7 +290,7 @@ def test_claim_is_forced_places_all_and_refills_from_deck():
     refused(s, draw(0), "must_claim")
     refused(s, {"by": 0, "do": "ask", "gift": "fruitcake"}, "must_claim")
     refused(s, claim(0, "tiki-bar"), "must_claim")
-    s = apply_all(s, claim(0, "llama-planter"))
+    s = end_turn(apply_all(s, claim(0, "llama-planter")), 0)
     assert sorted(s.table["llama-planter"]) == LLAMAS
     assert s.owner["llama-planter"] == 0
     assert hand(s, 0) == sorted(
@@ -326,7 +338,7 @@ def test_claim_needs_three_and_adding_needs_own_gift():
     refused(s, claim(0, "lava-lamp"), "too_few_to_claim")
     refused(s, claim(0, "fruit"), "unknown_gift")
     # Adding one card to a gift you own is a claim too; the hand refills.
-    after = apply_all(s, claim(0, "snow-globe"))
+    after = end_turn(apply_all(s, claim(0, "snow-globe")), 0)
     assert len(after.table["snow-globe"]) == 4
     assert len(after.hands[0]) == 6
     assert points(after)[0] == 8
@@ -410,16 +422,20 @@ def test_rulebook_swap_example_fruitcake_for_llama_planters():
     s = apply_all(
         s,
         claim(0, "llama-planter"),
+        {"by": 0, "do": "pass"},
         claim(1, "fruitcake"),
+        {"by": 1, "do": "pass"},
         draw(2),
         discard(2, c("tiki-bar", 2)),
+        {"by": 2, "do": "pass"},
         draw(3),
         discard(3, c("robot-vacuum", 2)),
+        {"by": 3, "do": "pass"},
     )
     assert points(s) == [3, 15, 0, 0]
     swap = {"by": 0, "do": "swap", "gift": "fruitcake", "give": "llama-planter"}
     assert swap in E.legal_events(s, 0)
-    s = E.apply(s, swap)
+    s = end_turn(E.apply(s, swap), 0)
     assert sorted(s.table["fruitcake"]) == [c("fruitcake", i) for i in (1, 2, 3, 4)]
     assert s.owner["fruitcake"] == 0
     assert s.owner["llama-planter"] == 1
@@ -552,7 +568,7 @@ def test_trade_asks_in_seat_order_and_partner_picks_unseen():
     assert c("foot-spa", 1) not in s.hands[0]
     assert sorted(Counter(GIFT_OF[x] for x in s.hands[0]).items())[0] == ("fruitcake", 2)
     assert [len(h) for h in s.hands] == [6, 6, 6, 6]
-    assert E.to_move(s) == [1]
+    assert E.to_move(end_turn(s, 0)) == [1]
 
 
 def test_nobody_says_yes_then_asker_takes_another_action():
@@ -613,7 +629,7 @@ def test_refill_after_claim_waits_for_reshuffle():
     s.deck = (rest[0],)
     # Park the rest in seat 2's hand: seat 2 does not act in this test.
     s.hands = (s.hands[0], s.hands[1], s.hands[2] + tuple(rest[1:]), s.hands[3])
-    s = apply_all(s, claim(0, "llama-planter"))
+    s = end_turn(apply_all(s, claim(0, "llama-planter")), 0)
     assert len(s.hands[0]) == 4
     assert E.to_move(s) == [CHANCE]
     s = apply_all(
@@ -634,7 +650,7 @@ def test_refill_after_claim_waits_for_reshuffle():
     s = apply_all(s, draw(1), discard(1, c("lava-lamp", 3)))
     assert E.to_move(s) == [CHANCE]  # two cards in the discard pile: a one-card deck
     s = apply_all(s, {"by": CHANCE, "do": "reshuffle", "deck": [c("lava-lamp", 4)]})
-    assert E.to_move(s) == [2]
+    assert E.to_move(end_turn(s, 1)) == [2]
 
 
 def _ran_out_position(deck=("ggg-llama-planter-4",)):
@@ -664,7 +680,7 @@ def test_cards_run_out_play_goes_on_until_a_full_round_without_claim_or_swap():
     assert points(s) == [42, 39]
     refused(s, PASS0, "wrong_phase")  # no passing while the deck lasts
     refused(_trade_position(), PASS0, "wrong_phase")
-    s = apply_all(s, claim(0, "llama-planter"))
+    s = apply_all(s, claim(0, "llama-planter"), PASS0)
     # The refill took the last deck card; one card is left in the discard pile, so the deck
     # cannot be rebuilt. Claims, swaps and trades need no deck: the game goes on.
     assert s.deck == ()
@@ -678,7 +694,7 @@ def test_cards_run_out_play_goes_on_until_a_full_round_without_claim_or_swap():
     assert {"by": 1, "do": "claim", "gift": "espresso-machine"} in legal  # adding
     s = apply_all(s, PASS1)
     assert not E.is_over(s)
-    s = apply_all(s, claim(0, "llama-planter"))  # adds the Llama Planter the refill gave
+    s = apply_all(s, claim(0, "llama-planter"), PASS0)  # adds the card the refill gave
     assert points(s) == [46, 39]
     assert len(s.hands[0]) == 3  # nothing to refill from
     s = apply_all(s, PASS1)
@@ -706,7 +722,7 @@ def test_claim_and_swap_after_the_cards_ran_out_can_still_win():
     s = apply_all(s, claim(0, "llama-planter"))
     assert not E.is_over(s)
     assert len(s.hands[0]) == 3
-    s = apply_all(s, PASS1)
+    s = apply_all(s, PASS0, PASS1)
     # Seat 0 takes seat 1's three Espresso Machines (value 4) for its three Llama
     # Planters with the fourth Espresso Machine from its hand: 50 - 3 + 16 = 63 >= 60.
     swap = {"by": 0, "do": "swap", "gift": "espresso-machine", "give": "llama-planter"}
@@ -794,13 +810,13 @@ def test_swap_victim_can_reach_target():
         {0: [c("fruitcake", 4)]},
         table={
             "fruitcake": (1, [c("fruitcake", i) for i in (1, 2, 3)]),
-            "tiki-bar": (0, [c("tiki-bar", i) for i in range(1, 7)]),
+            "tiki-bar": (0, [c("tiki-bar", i) for i in range(1, 6)]),
             "gold-toilet-seat": (1, [c("gold-toilet-seat", i) for i in range(1, 7)]),
         },
     )
     s.hands = (s.hands[0] + s.deck[:5], *s.hands[1:])
     s.deck = s.deck[5:]
-    # Seat 1: 15 + 30 = 45, receives 6 tiki bars (24) for 3 fruitcakes: 54 >= 50,
+    # Seat 1: 15 + 30 = 45, receives 5 tiki bars (20) for 3 fruitcakes: 50 >= 50,
     # while seat 0 only reaches 4 x 5 = 20.
     s = E.apply(s, {"by": 0, "do": "swap", "gift": "fruitcake", "give": "tiki-bar"})
     assert E.is_over(s)
@@ -881,7 +897,7 @@ def test_hidden_cards_never_leak(seed, n):
 def _quiet_turn(s, seat: int):
     """Seat ``seat`` draws the top deck card and discards it again (a do-nothing turn)."""
     top = s.deck[0]
-    return apply_all(s, draw(seat), discard(seat, top))
+    return end_turn(apply_all(s, draw(seat), discard(seat, top)), seat)
 
 
 def test_two_deck_draws_take_the_top_two_and_the_discards_lie_face_up():
@@ -915,7 +931,7 @@ def test_two_deck_draws_take_the_top_two_and_the_discards_lie_face_up():
             c("tiki-bar", 1),
             c("fruitcake", 1),
         ]
-    assert E.to_move(s) == [1]
+    assert E.to_move(end_turn(s, 0)) == [1]
 
 
 def test_three_of_your_own_gift_in_hand_need_not_be_added():
@@ -934,7 +950,7 @@ def test_three_of_your_own_gift_in_hand_need_not_be_added():
     assert claim(0, "snow-globe") in legal
     assert draw(0) in legal
     assert _quiet_turn(s, 0).turn == 1  # a plain draw-and-discard is allowed
-    after = apply_all(s, claim(0, "snow-globe"))
+    after = end_turn(apply_all(s, claim(0, "snow-globe")), 0)
     assert len(after.table["snow-globe"]) == 6
     assert E.view(after, 1)["gifts"][0]["frozen"] is True
     assert len(after.hands[0]) == 6
@@ -949,6 +965,9 @@ def test_two_unowned_triples_are_claimed_one_per_turn():
     assert E.legal_events(s, 0) == [claim(0, "fruitcake"), claim(0, "tiki-bar")]
     s = apply_all(s, claim(0, "fruitcake"))
     assert s.owner == {"fruitcake": 0}
+    # One claim a turn: the Tiki Bars wait for the next turn (no second claim now).
+    assert not [e for e in E.legal_events(s, 0) if e["do"] in ("claim", "swap")]
+    s = end_turn(s, 0)
     assert len(s.hands[0]) == 6
     for seat in (1, 2, 3):
         s = _quiet_turn(s, seat)
@@ -956,8 +975,9 @@ def test_two_unowned_triples_are_claimed_one_per_turn():
     refused(s, claim(0, "fruitcake"), "must_claim")  # adding waits for the forced claim
 
 
-def test_third_card_drawn_mid_turn_waits_for_next_turn_or_is_discarded():
-    # "When a player has at least three of the same gift item, they must place it" (ruling 7).
+def test_third_card_drawn_mid_turn_is_claimed_in_the_same_turn_or_discarded():
+    # "When a player has at least three of the same gift item, they must place it" (ruling 7;
+    # with "turn_actions": "one" the claim waits for the next turn, see the options tests).
     mine = [
         c("fruitcake", 1),
         c("fruitcake", 2),
@@ -973,11 +993,11 @@ def test_third_card_drawn_mid_turn_waits_for_next_turn_or_is_discarded():
     # Either throw the third Fruitcake back ...
     back = apply_all(s, discard(0, c("fruitcake", 3)), discard(0, s.hands[0][7]))
     assert hand(back, 0) == sorted(mine)
-    # ... or keep it: the claim is then compulsory at the seat's next turn.
+    assert PASS0 in E.legal_events(back, 0)
+    # ... or keep it: the claim is then compulsory at once, in the same turn.
     kept = apply_all(s, discard(0, c("tiki-bar", 1)), discard(0, c("foot-spa", 1)))
-    for seat in (1, 2, 3):
-        kept = _quiet_turn(kept, seat)
     assert E.legal_events(kept, 0) == [claim(0, "fruitcake")]
+    refused(kept, PASS0, "must_claim")
 
 
 def test_swap_with_a_bigger_gift_hands_over_all_its_cards_and_refills():
@@ -1004,7 +1024,7 @@ def test_swap_with_a_bigger_gift_hands_over_all_its_cards_and_refills():
     victim_hand = s.hands[1]
     swap = {"by": 0, "do": "swap", "gift": "fruitcake", "give": "llama-planter"}
     assert E.legal_events(s, 0).count(swap) == 1
-    s = apply_all(s, swap)
+    s = end_turn(apply_all(s, swap), 0)
     assert sorted(s.table["fruitcake"]) == [c("fruitcake", i) for i in range(1, 6)]
     assert sorted(s.table["llama-planter"]) == [c("llama-planter", i) for i in range(1, 6)]
     assert s.owner == {"fruitcake": 0, "llama-planter": 1}
@@ -1078,7 +1098,7 @@ def test_trade_card_picked_by_the_partner_can_force_its_next_claim():
     )
     assert c("fruitcake", 1) in s.hands[0]
     assert [len(h) for h in s.hands] == [6, 6, 6, 6]
-    assert E.to_move(s) == [1]
+    s = end_turn(s, 0)
     assert E.legal_events(s, 1) == [claim(1, "tiki-bar")]
 
 
@@ -1124,7 +1144,7 @@ def test_two_player_trade_asks_the_only_other_seat():
     )
     assert c("fruitcake", 1) in yes.hands[0]
     assert order[0] in yes.hands[1]
-    assert E.to_move(yes) == [1]
+    assert E.to_move(end_turn(yes, 0)) == [1]
 
 
 def test_target_is_50_with_the_full_deck_exactly_and_counts_adding():
@@ -1169,10 +1189,10 @@ def test_target_is_60_with_the_small_deck():
     s = apply_all(s, claim(0, "karaoke-machine"))  # 45 + 9 = 54: past 50, not over
     assert points(s)[0] == 54
     assert not E.is_over(s)
-    s = _quiet_turn(_quiet_turn(s, 1), 2)
+    s = _quiet_turn(_quiet_turn(end_turn(s, 0), 1), 2)
     s = apply_all(s, claim(0, "fruitcake"))  # 59
     assert not E.is_over(s)
-    s = _quiet_turn(_quiet_turn(s, 1), 2)
+    s = _quiet_turn(_quiet_turn(end_turn(s, 0), 1), 2)
     s = apply_all(s, claim(0, "robot-vacuum"))  # 63
     assert E.is_over(s)
     assert s.winner == 0
@@ -1210,25 +1230,33 @@ def test_swap_taking_both_players_to_the_target_wins_for_the_swapper():
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6))
-def test_random_play_keeps_six_in_hand_and_frozen_gifts_stay_put(seed, n):
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 6),
+    options=st.sampled_from([{}, LEGACY]),
+)
+def test_random_play_keeps_six_in_hand_and_frozen_gifts_stay_put(seed, n, options):
     """'A player can never have more than or less than 6 cards in their hand after their
     turn' (until the cards run out); a claimed gift has 3+ cards; a six-card gift is
-    never taken (ruling 12); the points only ever reach the target through the turn that ends it."""
+    never taken, nor given away unless "give_frozen_in_swap" allows it (ruling 12); the
+    points only ever reach the target through the turn that ends it."""
     rng = random.Random(seed)
-    s = E.setup(n, {})
-    for _ in range(3000):
+    s = E.setup(n, options)
+    for _ in range(20_000):  # random games run to a few thousand events at most
         if E.is_over(s):
             break
         mover = E.to_move(s)[0]
         event = E.sample_chance(s, rng) if mover == CHANCE else rng.choice(E.legal_events(s, mover))
         after = E.apply(s, event)
-        if after.phase == "turn" and not after.shuffle_due and not E.view(after, None)["cards_out"]:
+        view = E.view(after, None)
+        turn_start = after.phase == "turn" and not view["actions_done"]
+        if turn_start and not after.shuffle_due and not view["cards_out"]:
             assert all(len(h) == 6 for h in after.hands), event
         assert all(len(cards) >= 3 for cards in after.table.values())
         for gift, cards in s.table.items():
             if len(cards) == 6 and after.owner[gift] != s.owner[gift]:
                 # Ruling 12: only its owner may part with a frozen gift, by giving it.
+                assert options == LEGACY
                 assert event["by"] == s.owner[gift]
                 assert event.get("give") == gift
         if not E.is_over(after):

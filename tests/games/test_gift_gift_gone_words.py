@@ -299,9 +299,13 @@ def test_ask_labels_name_every_gift_once():
 # -- passing and the end when the cards ran out ------------------------------------------
 def test_pass_and_the_end_after_a_quiet_round():
     s = apply_all(_ran_out_position(), claim(0, "llama-planter"))
+    # After an action of the turn, "pass" ends the turn (a turn may hold one of each).
+    assert labels(s, 0)["End your turn."] == PASS0
+    assert set(told(PASS0, s).values()) == {"{p0} ends their turn."}
+    s = apply_all(s, PASS0)
     assert labels(s, 1)["Pass: let your turn go."] == PASS1
     assert set(told(PASS1, s).values()) == {"{p1} passes."}
-    s = apply_all(s, PASS1, claim(0, "llama-planter"), PASS1)
+    s = apply_all(s, PASS1, claim(0, "llama-planter"), PASS0, PASS1)
     text = told(PASS0, s)
     assert set(text.values()) == {
         "{p0} passes, and the game ends: a full round has passed with no claim or swap "

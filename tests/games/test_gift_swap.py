@@ -495,7 +495,9 @@ def test_regift_with_set_aside_card_then_keep_or_open_again():
     s = play(s, ev(0, "swap", card=0, with_seat=1, with_card=3))
     s = place_all(play(s, ev(0, "choose", choice="open"), ev(1, "choose", choice="keep")))
     assert E.step(s) == "effect"
-    refused(s, ev(0, "regift", row=0, card=1), "own_row")
+    # Your own row is a legal target by default (option regift_own_row, see
+    # test_gift_swap_options.py); the set-aside cards are the case under test here.
+    assert ev(0, "regift", row=0, card=1) in E.legal_events(s, 0)
     refused(s, ev(0, "regift", row="aside", card=3), "malformed_event")
     refused(s, ev(0, "regift", row="nowhere", card=0), "malformed_event")
     s = play(s, ev(0, "regift", row="aside", card=2))  # the Blue 6

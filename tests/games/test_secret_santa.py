@@ -20,7 +20,9 @@ from games.secret_santa import (
     COLOUR,
     CUPS_TABLE,
     ENGINE,
+    FIRST_WITH_ROOM,
     HAND_SIZE,
+    TO_GUEST,
     SecretSantaState,
     deal_cards,
     round_score,
@@ -177,30 +179,42 @@ def test_third_card_of_a_colour_goes_to_the_next_player():
 
 
 def test_deal_falls_back_when_no_player_can_take_the_colour():
-    # Two players, seven reds first: after four reds both hold two, so the
-    # fifth red goes where it was meant to go (seat 1: dealing starts there).
+    # deal_fallback "first_with_room" (records made before the option): two
+    # players, seven reds first: after four reds both hold two, so the fifth
+    # red goes where it was meant to go (seat 1: dealing starts there).
+    # The default ("guest") is tested in test_secret_santa_options.py.
     deck = [*REDS, *GREENS, *BLUES]
-    hands, up, down = deal_cards(deck, 2, 0)
+    hands, up, down = deal_cards(deck, 2, 0, FIRST_WITH_ROOM)
     assert hands[1][:3] == (REDS[0], REDS[2], REDS[4])
     assert [len(h) for h in hands] == [7, 7]
     assert len(up) == len(down) == 5
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 4), first=st.integers(0, 3))
-def test_every_shuffle_deals_completely(seed, n, first):
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 4),
+    first=st.integers(0, 3),
+    fallback=st.sampled_from([TO_GUEST, FIRST_WITH_ROOM]),
+)
+def test_every_shuffle_deals_completely(seed, n, first, fallback):
     deck = list(CARDS)
     random.Random(seed).shuffle(deck)
-    hands, up, down = deal_cards(deck, n, first % n)
+    hands, up, down = deal_cards(deck, n, first % n, fallback)
     assert [len(h) for h in hands] == [HAND_SIZE[n]] * n
+    assert len(up) == len(down) == (len(CARDS) - n * HAND_SIZE[n]) // 2
     assert sorted([*sum(hands, ()), *up, *down]) == sorted(CARDS)
-    # The colour rule is only broken when nobody with room could take the card.
+    # The colour rule is only broken when nobody with room could take the card
+    # (and, setting cards aside for the guest, only once the guest's share is full).
     owner = {card: seat for seat, hand in enumerate(hands) for card in hand}
     held: list[list[str]] = [[] for _ in range(n)]
-    for card in deck[: n * HAND_SIZE[n]]:
+    for card in deck:
+        if card not in owner:
+            continue
         colour = COLOUR[card]
         seat = owner[card]
         if sum(COLOUR[c] == colour for c in held[seat]) >= 2:
+            assert fallback == FIRST_WITH_ROOM or n == 2
             for other in range(n):
                 if len(held[other]) < HAND_SIZE[n]:
                     assert sum(COLOUR[c] == colour for c in held[other]) >= 2

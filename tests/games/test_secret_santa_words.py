@@ -109,10 +109,12 @@ def test_phrases():
 
 
 def test_deal_tells_a_seat_its_own_hand_and_the_guest_face_up_row():
-    # The unshuffled box, 3 players: seat 0 gets 2 Generic presents, 3 Tea bags
-    # and a Cup; seat 1 has the Tea pot, seat 2 the Matamug; the guest shows 3 Cups.
+    # The unshuffled box, 3 players, dealt as before the deal_fallback option
+    # ("first_with_room": cards nobody can take become thirds): seat 0 gets
+    # 2 Generic presents, 3 Tea bags and a Cup; seat 1 has the Tea pot, seat 2
+    # the Matamug; the guest shows 3 Cups.
     event = {"by": "chance", "do": "deal", "deck": list(CARDS)}
-    said = told(event, ENGINE.setup(3))
+    said = told(event, ENGINE.setup(3, {"deal_fallback": "first_with_room"}))
     assert said[0] == (
         "The cards are shuffled and dealt for round 1: you get 2 Generic presents, "
         "3 Tea bags and Cup; the Unexpected guest shows 3 Cups face up; {p0} plays first."
