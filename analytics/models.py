@@ -21,6 +21,9 @@ class PlayerResult(models.Model):
     score = models.IntegerField()
     rank = models.PositiveSmallIntegerField()
     won = models.BooleanField()
+    # The rules variant: a digest of the record's full options, so statistics can
+    # be split by house rules (see replays.giftlog.options_key).
+    variant = models.CharField(max_length=16, default="", db_index=True)
 
     class Meta:
         constraints = [

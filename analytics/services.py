@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import Avg, Count, Q, Sum
 
 from analytics.models import GameSummary, PlayerResult
+from replays.giftlog import options_key
 from replays.models import Record
 
 
@@ -32,6 +33,7 @@ def record_ingest(*, record_id: int) -> bool:
                 score=result["scores"][seat.seat],
                 rank=result["ranks"][seat.seat],
                 won=seat.seat in result["winners"],
+                variant=options_key(record.options),
             )
             for seat in seats
         ],

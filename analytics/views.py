@@ -7,8 +7,9 @@ from django.shortcuts import render
 
 from analytics import selectors
 from analytics.charts import score_distribution_html
+from analytics.models import PlayerResult
 from games.registry import UnknownGame, all_engines, get_engine
-from replays.pages import record_row
+from replays.pages import record_row, variant_words
 from replays.selectors import record_list
 
 
@@ -24,19 +25,36 @@ def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         engine = get_engine(slug)
     except UnknownGame:
         raise Http404(f"Unknown game {slug!r}") from None
-    scores = selectors.game_final_scores(game=slug)
-    chart = (
-        score_distribution_html(scores, title=f"{engine.name}: final score distribution")
-        if scores
-        else ""
-    )
+    variants = [
+        {**v, "words": variant_words(slug, v["options"]) or "the standard rules"}
+        for v in selectors.game_variants(game=slug)
+    ]
+    chosen = request.GET.get("variant") or None
+    if chosen is not None and chosen not in {v["key"] for v in variants}:
+        chosen = None
+    scores = selectors.game_final_scores(game=slug, variant=chosen)
+    title = f"{engine.name}: final score distribution"
+    if chosen is not None:
+        words = next(v["words"] for v in variants if v["key"] == chosen)
+        title += f" ({words})"
+    chart = score_distribution_html(scores, title=title) if scores else ""
+    records = record_list(game=slug)
+    if chosen is not None:
+        records = records.filter(
+            pk__in=PlayerResult.objects.filter(variant=chosen, seat=0).values("record")
+        )
     return render(
         request,
         "analytics/game.html",
         {
             "engine": engine,
             "summary": selectors.game_summary_get(game=slug),
+            "variants": variants,
+            "chosen": chosen,
+            "variant_players": (
+                selectors.variant_players(game=slug, variant=chosen) if chosen else None
+            ),
             "chart": chart,
-            "rows": [record_row(record) for record in record_list(game=slug)[:20]],
+            "rows": [record_row(record) for record in records[:20]],
         },
     )

@@ -17,7 +17,8 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
-from games.registry import engine_slugs
+from games.base import InvalidSetup, options_resolve
+from games.registry import engine_slugs, get_engine
 from replays.errors import BadRequest
 
 FORMAT = "giftlog/1"
@@ -146,6 +147,7 @@ def giftlog_parse(document: Any) -> Giftlog:
     options = document.get("options", {})
     if not isinstance(options, dict):
         raise _bad("options", '"options" must be a JSON object.')
+    options = options_parse(game, options)
 
     meta = document.get("meta", {})
     if not isinstance(meta, dict):
@@ -181,6 +183,26 @@ def giftlog_parse(document: Any) -> Giftlog:
     return Giftlog(
         game=game, players=players, events=events, options=options, meta=meta, result=result
     )
+
+
+def options_parse(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The full options a game is played under (defaults filled in), or a 400 naming one.
+
+    A record stores its options in full: what ``{}`` means today is written down
+    with it, so a default changed later never changes how an old record replays.
+    """
+    try:
+        return options_resolve(get_engine(game), options)
+    except InvalidSetup as exc:
+        name = exc.detail.get("option")
+        raise BadRequest(
+            exc.code, exc.message, field=f"options.{name}" if name else "options", option=name
+        ) from exc
+
+
+def options_key(options: dict[str, Any]) -> str:
+    """A short stable key for a set of options: records with the same key share a variant."""
+    return hashlib.sha256(canonical_json(options).encode()).hexdigest()[:16]
 
 
 def giftlog_document(

@@ -54,6 +54,7 @@ class RecordRow:
     seats: list[SeatCell]  # seat order
     ranked: list[SeatCell]  # best first, for the scores
     num_events: int
+    variant: str = ""  # the house rules that differ from the game's defaults, in words
 
 
 def game_name(slug: str) -> str:
@@ -61,6 +62,30 @@ def game_name(slug: str) -> str:
         return get_engine(slug).name
     except UnknownGame:
         return slug.replace("_", " ").title()
+
+
+def variant_words(game: str, options: dict[str, Any]) -> str:
+    """'max rounds: 15; deal fallback: first player': options unlike today's defaults."""
+    try:
+        declared = get_engine(game).options
+    except UnknownGame:
+        return ""
+    parts = []
+    for option in declared:
+        value = options.get(option.name, option.default)
+        if value != option.default:
+            parts.append(f"{option.name.replace('_', ' ')}: {_value_words(value)}")
+    return "; ".join(parts)
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ", ".join(map(_value_words, value))
+    return str(value).replace("_", " ")
 
 
 def record_row(record: Record) -> RecordRow:
@@ -85,6 +110,7 @@ def record_row(record: Record) -> RecordRow:
         seats=seats,
         ranked=[seats[s] for s in order],
         num_events=record.num_events,
+        variant=variant_words(record.game, record.options or {}),
     )
 
 

@@ -27,6 +27,7 @@ def record_list(
     played_after: datetime | None = None,
     played_before: datetime | None = None,
     winner: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> QuerySet[Record]:
     """Stored records, with their seats, narrowed by any of the filters.
 
@@ -59,6 +60,8 @@ def record_list(
         records = records.filter(played__gte=played_after)
     if played_before is not None:
         records = records.filter(played__lt=played_before)
+    for name, value in (options or {}).items():
+        records = records.filter(**{f"options__{name}": value})
     return records
 
 

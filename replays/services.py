@@ -61,10 +61,22 @@ def record_validate(log: Giftlog) -> dict[str, Any]:
 
 
 def result_check(given: dict[str, Any] | None, computed: dict[str, Any]) -> None:
-    """An uploaded ``result`` is optional; each key given must equal the computed one."""
+    """An uploaded ``result`` is optional; each key given must equal the computed one.
+
+    ``details`` is compared key by key for the keys given: a game's details may
+    grow (GiftTRAP now says how a game ended), and a log exported before that
+    must still upload.
+    """
     if given is None:
         return
-    mismatched = sorted(k for k, v in given.items() if computed.get(k) != v)
+
+    def differs(key: str, value: Any) -> bool:
+        if key == "details" and isinstance(value, dict):
+            details = computed.get("details") or {}
+            return any(details.get(k) != v for k, v in value.items())
+        return computed.get(key) != value
+
+    mismatched = sorted(k for k, v in given.items() if differs(k, v))
     if mismatched:
         raise Unprocessable(
             "result_mismatch",

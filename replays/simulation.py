@@ -14,6 +14,12 @@ from replays.services import record_submit
 
 DEMO_NAMES = ("ana", "ben", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kit", "lu")
 BOT_MIXES = ("random", "greedy", "mixed")
+# House rules a simulation plays under unless it is told otherwise. GiftTRAP's
+# rulebook game has no round limit, and random bots at 7-8 seats drift back down
+# the tracks (a random gift scores below 0 on average there): a median of 87,000
+# events at 8 players, beyond what a record may hold (docs/rules/gift_trap.md).
+# Simulated games stop after 30 rounds and say so (result details: round_limit).
+SIMULATION_OPTIONS: dict[str, dict[str, Any]] = {"gift_trap": {"max_rounds": 30}}
 
 
 def simulated_document(
@@ -26,6 +32,7 @@ def simulated_document(
 ) -> dict[str, Any]:
     """One bot-played game as a giftlog document (not stored)."""
     engine = get_engine(game)
+    options = {**SIMULATION_OPTIONS.get(game, {}), **(options or {})}
     names = rng.sample(DEMO_NAMES, num_players)
     if bots == "mixed":
         seat_bots = [BOTS[rng.choice(("random", "greedy", "greedy"))] for _ in names]
@@ -35,7 +42,7 @@ def simulated_document(
     return {
         "format": FORMAT,
         "game": game,
-        "options": dict(options or {}),
+        "options": options,
         "players": names,
         "meta": {"source": f"simulate ({bots} bots)"},
         "events": events,

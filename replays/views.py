@@ -16,6 +16,7 @@ from replays import live as live_play
 from replays import rules, selectors
 from replays.errors import NotFound, ServiceError
 from replays.models import LiveGame, Record
+from replays.pages import variant_words
 from replays.tables import table_stylesheets
 from replays.timeline import record_timeline
 
@@ -49,6 +50,7 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
         "table": selectors.record_step_table(record, step=0, seat=None),
         "result_words": _result_words(record, players),
         "forked_from": (record.meta or {}).get("forked_from"),
+        "variant": variant_words(record.game, record.options or {}),
         "embed": embed,
         "stylesheets": table_stylesheets(record.game),
         "last_step": record.num_events,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime, time
@@ -11,7 +12,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework import serializers
 
-from games.registry import all_engines
+from games.base import InvalidSetup
+from games.registry import all_engines, get_engine
 from replays.errors import BadRequest
 from replays.models import Record
 from replays.selectors import record_player_names
@@ -153,7 +155,7 @@ def record_filters(
     if known is not None:
         allowed = [*RECORD_FILTERS, *known]
         for name in query:
-            if name not in allowed:
+            if name not in allowed and not name.startswith(OPTION_PREFIX):
                 raise BadRequest(
                     "invalid_query",
                     f'Unknown query parameter "{name}"; known: {", ".join(allowed)}.',
@@ -168,7 +170,53 @@ def record_filters(
     if not serializer.is_valid():
         field, messages = next(iter(serializer.errors.items()))
         raise BadRequest("bad_filter", str(messages[0]), field=field, value=values.get(field))
-    return dict(serializer.validated_data)
+    filters = dict(serializer.validated_data)
+    options = option_filters(query, filters.get("game"))
+    if options:
+        filters["options"] = options
+    return filters
+
+
+OPTION_PREFIX = "option."
+
+
+def option_filters(query: Mapping[str, str], game: str | None) -> dict[str, Any]:
+    """``option.<name>=<value>`` parameters: records played under that house rule.
+
+    Values are JSON (``true``, ``null``, ``15``) or a bare word (``guest``); each is
+    checked against the game's declared option, so a typo is a 400, not an empty list.
+    """
+    wanted = {
+        name[len(OPTION_PREFIX) :]: value.strip()
+        for name, value in query.items()
+        if name.startswith(OPTION_PREFIX) and value.strip()
+    }
+    if not wanted:
+        return {}
+    first = OPTION_PREFIX + next(iter(wanted))
+    if game is None:
+        raise BadRequest(
+            "bad_filter", "An option filter needs a game: add game=<game>.", field=first
+        )
+    declared = {option.name: option for option in get_engine(game).options}
+    options: dict[str, Any] = {}
+    for name, text in wanted.items():
+        field = OPTION_PREFIX + name
+        if name not in declared:
+            known = ", ".join(declared) or "none"
+            raise BadRequest(
+                "bad_filter", f'This game has no option "{name}"; options: {known}.', field=field
+            )
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+        try:
+            declared[name].check(value)
+        except InvalidSetup as exc:
+            raise BadRequest("bad_filter", exc.message, field=field, value=text) from None
+        options[name] = value
+    return options
 
 
 class RecordCreatedSerializer(serializers.Serializer):

@@ -4,6 +4,7 @@ from replays.api import live_views, views
 
 urlpatterns = [
     path("games/", views.GameListView.as_view(), name="game-list"),
+    path("games/<slug:slug>/", views.GameDetailView.as_view(), name="game-detail"),
     path("records/", views.RecordListCreateView.as_view(), name="record-list"),
     path("records/bulk/", views.RecordBulkView.as_view(), name="record-bulk"),
     path("records/export/", views.RecordExportView.as_view(), name="record-export"),

@@ -11,7 +11,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view
-from rest_framework.exceptions import NotFound, ParseError
+from rest_framework.exceptions import NotFound as DRFNotFound
+from rest_framework.exceptions import ParseError
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.parsers import BaseParser
@@ -20,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.registry import all_engines
+from games.registry import UnknownGame, all_engines, get_engine
 from replays import selectors, services
 from replays.api.serializers import (
     ErrorSerializer,
@@ -29,7 +30,7 @@ from replays.api.serializers import (
     StepQuerySerializer,
     record_filters,
 )
-from replays.errors import BadRequest
+from replays.errors import BadRequest, NotFound
 from replays.giftlog import JSON_SCHEMA, documents_read
 from replays.timeline import record_timeline
 
@@ -87,7 +88,7 @@ class RecordCursorPagination(CursorPagination):
     def decode_cursor(self, request: Request) -> Cursor | None:
         try:
             return super().decode_cursor(request)
-        except NotFound:
+        except DRFNotFound:
             raise BadRequest(
                 "bad_filter",
                 "This cursor is not one the API gave out; start again from the first page.",
@@ -282,20 +283,48 @@ class RecordTimelineView(APIView):
         return Response(record_timeline(record, players=players, seat=seat))
 
 
+def game_json(engine) -> dict:
+    return {
+        "slug": engine.slug,
+        "name": engine.name,
+        "min_players": engine.min_players,
+        "max_players": engine.max_players,
+        "event_types": sorted(engine.event_types),
+        "options": [option.to_json() for option in engine.options],
+        "rules": reverse("rules-page", args=[engine.slug]),
+    }
+
+
 class GameListView(APIView):
-    @extend_schema(summary="The games this service knows", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        operation_id="games_list",
+        summary="The games this service knows",
+        description=(
+            "Each game's slug, name, player counts, event types and options (house rules "
+            "and set-up choices: type, allowed values, default, the rulebook sentence each "
+            "interprets and why the default reads it best)."
+        ),
+        responses={200: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request) -> Response:
-        games = [
-            {
-                "slug": engine.slug,
-                "name": engine.name,
-                "min_players": engine.min_players,
-                "max_players": engine.max_players,
-                "event_types": sorted(engine.event_types),
-            }
-            for engine in all_engines()
-        ]
-        return Response({"games": games})
+        return Response({"games": [game_json(engine) for engine in all_engines()]})
+
+
+class GameDetailView(APIView):
+    @extend_schema(
+        summary="One game, with its card catalog",
+        description=(
+            "As in the list, plus `cards`: every card id with the name, value, icon, "
+            "colour and effect a page or a bot shows for it."
+        ),
+        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        try:
+            engine = get_engine(slug)
+        except UnknownGame:
+            raise NotFound("unknown_game", f"There is no game {slug!r}.", field="slug") from None
+        return Response({**game_json(engine), "cards": engine.card_catalog()})
 
 
 class GiftlogSchemaView(APIView):

@@ -297,6 +297,18 @@ def _piles(table: Table) -> Html:
     return table.zone("Deck and discard pile", *parts, cls="ge-piles-zone")
 
 
+# How each house rule ranks the hands when the deck runs out (option "ranking").
+RANKING_WORDS = {
+    "closeness": "Closest to 12 of each wins (ties: the most cards).",
+    "closeness_floored": (
+        "Closest to 12 of each wins, a resource scoring at least 0 (ties: the most cards)."
+    ),
+    "capped": "Most points wins, counting at most 12 of each resource (ties: the most cards).",
+    "exact": "Most resources held at exactly 12 wins (ties: the most cards).",
+    "goal_only": "Nobody reached 12 of each, so the most cards wins.",
+}
+
+
 def _ranking(table: Table) -> Html | None:
     result = table.view.get("result")
     if table.view.get("phase") != "over" or not isinstance(result, Mapping):
@@ -327,7 +339,7 @@ def _ranking(table: Table) -> Html | None:
     why = (
         "A player holds exactly 12 of each resource."
         if reason == "goal"
-        else "The deck ran out. Closest to 12 of each wins (ties: the most cards)."
+        else "The deck ran out. " + RANKING_WORDS.get(str(table.view.get("ranking")), "")
     )
     return table.zone("Final ranking", el("p", why, cls="ge-rule"), el("ol", *rows), cls="ge-rank")
 

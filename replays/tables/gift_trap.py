@@ -82,7 +82,8 @@ def _status(table: Table, view: Mapping[str, Any]) -> Html:
         for t in view.get("gifttraps", ())
     ]
     return table.zone(
-        f"Round {view['round']} (at most {view['max_rounds']})",
+        f"Round {view['round']}"
+        + (f" (at most {view['max_rounds']})" if view.get("max_rounds") else " (no round limit)"),
         el("div", *stats, cls="stats"),
         _ending(table, view),
         table.row(*piles, cls="packs"),

@@ -26,10 +26,16 @@ def drawn(engine: Engine, state: Any, seat: int | None, players: list[str]) -> s
 
 
 def check_tables(
-    engine: Engine, num_players: int, events: list[dict], *, sample: int = 25, seed: int = 0
+    engine: Engine,
+    num_players: int,
+    events: list[dict],
+    *,
+    sample: int = 25,
+    seed: int = 0,
+    options: dict | None = None,
 ) -> None:
     rng = random.Random(seed)
-    states = list(replay_states(engine, num_players, None, events))
+    states = list(replay_states(engine, num_players, options, events))
     picked = rng.sample(range(len(states)), min(sample, len(states)))
     steps = sorted({0, 1, len(states) - 1, *picked})
     players = [f"Player {i + 1}" for i in range(num_players)]

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.registry import engine_slugs
+from games.registry import all_engines, engine_slugs
 from replays.models import Announcement, Player, Record
 from replays.simulation import simulated_document
 
@@ -31,16 +31,7 @@ JUNK = st.one_of(
     st.just([[[[]]]]),
 )
 # Option names the engines know, plus one no engine knows.
-OPTION_NAMES = [
-    "start_player",
-    "expert_cards",
-    "packs",
-    "first_dealer",
-    "track_length",
-    "zone_size",
-    "max_rounds",
-    "nonsense",
-]
+OPTION_NAMES = [*sorted({o.name for engine in all_engines() for o in engine.options}), "nonsense"]
 DOCUMENTS: dict[str, dict] = {}
 
 

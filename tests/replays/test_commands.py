@@ -79,7 +79,8 @@ def test_simulate_plays_a_variant_given_as_options():
     )
     records = list(Record.objects.filter(game="gift_trap"))
     assert len(records) == 2
-    assert all(r.options == {"expert_cards": True} for r in records)
+    assert all(r.options["expert_cards"] is True for r in records), "stored in full"
+    assert all(r.options["max_rounds"] == 30 for r in records), "simulations stop at 30 rounds"
     with pytest.raises(CommandError, match="not JSON"):
         call_command("simulate", "gift_trap", games=1, game_options="{oops")
     with pytest.raises(CommandError, match="no option"):

@@ -169,7 +169,7 @@ def test_chance_is_drawn_by_the_server_repeatably_from_the_seed(api):
         ({"game": "chess", "players": ["a", "b"]}, "unknown_game"),
         ({"game": "secret_santa", "players": ["a"]}, "invalid_setup"),
         ({"game": "secret_santa", "players": ["a", "b"], "seed": -1}, "invalid_envelope"),
-        ({"game": "secret_santa", "players": ["a", "b"], "options": {"x": 1}}, "invalid_setup"),
+        ({"game": "secret_santa", "players": ["a", "b"], "options": {"x": 1}}, "unknown_option"),
         ([1, 2], "invalid_envelope"),
     ],
 )

@@ -28,7 +28,7 @@ def test_every_step_matches_the_engine(api, stored, game):
     record_id, document = stored(game)
     engine = get_engine(game)
     n = len(document["players"])
-    states = list(replay_states(engine, n, {}, document["events"]))
+    states = list(replay_states(engine, n, document["options"], document["events"]))
     last = len(document["events"])
     for step in sorted({0, 1, 2, last // 2, last - 1, last}):
         body = api.get(f"/api/records/{record_id}/steps/{step}/").json()
@@ -48,7 +48,7 @@ def test_seat_view_hides_other_seats_cards_and_legal_events(api, stored, game):
     record_id, document = stored(game, seed=8)
     engine = get_engine(game)
     n = len(document["players"])
-    states = list(replay_states(engine, n, {}, document["events"]))
+    states = list(replay_states(engine, n, document["options"], document["events"]))
     checked = 0
     for step in range(1, len(states) - 1, max(1, len(states) // 15)):
         for seat in range(n):

@@ -39,8 +39,10 @@ def text_of(html: str) -> str:
 @pytest.mark.parametrize("n", range(3, 9))
 def test_tables_show_exactly_the_view(n):
     bot = "greedy" if n % 2 else "random"
-    events, _ = self_play(ENGINE, n, rng=random.Random(n), bots=[BOTS[bot]] * n)
-    check_tables(ENGINE, n, events, sample=6, seed=n)
+    # Random bots at 8 seats drift back down the tracks: a round limit ends the game.
+    options = {"max_rounds": 20} if bot == "random" and n >= 7 else None
+    events, _ = self_play(ENGINE, n, options=options, rng=random.Random(n), bots=[BOTS[bot]] * n)
+    check_tables(ENGINE, n, events, sample=6, seed=n, options=options)
 
 
 @pytest.mark.parametrize("n", [3, 5])

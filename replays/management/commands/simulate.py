@@ -35,7 +35,10 @@ class Command(BaseCommand):
             "--options",
             dest="game_options",
             default="{}",
-            help="game options as JSON, e.g. '{\"expert_cards\": true}' (default: {})",
+            help=(
+                "game options as JSON, e.g. '{\"expert_cards\": true}' (default: the game's "
+                "defaults; GiftTRAP simulations stop after 30 rounds unless max_rounds is given)"
+            ),
         )
 
     def handle(
