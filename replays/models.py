@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
 class Player(models.Model):
-    """A person or program, known by the name used in giftlog ``players``."""
+    """A person or program, known by the name used in giftlog ``players`` (its handle).
+
+    ``display_name`` is how pages greet them ("Ana Lima"); ``user`` links the
+    player to the account of the person, when they have one.
+    """
 
     name = models.CharField(max_length=64, unique=True)
+    display_name = models.CharField(max_length=100, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -27,7 +40,12 @@ class Record(models.Model):
     same record.
     """
 
+    class Kind(models.TextChoices):
+        LOG = "log", "full log"  # every event: replayable step by step
+        RESULT = "result", "result only"  # a game played at a real table: final scores only
+
     game = models.CharField(max_length=32, db_index=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.LOG)
     digest = models.CharField(max_length=64, unique=True)
     options = models.JSONField(default=dict)
     meta = models.JSONField(default=dict)
@@ -36,6 +54,13 @@ class Record(models.Model):
     num_events = models.PositiveIntegerField()
     players = models.ManyToManyField(Player, through="Seat", related_name="records")
     played_at = models.DateTimeField(null=True, blank=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="submitted_records",
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
