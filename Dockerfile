@@ -13,6 +13,8 @@ COPY pyproject.toml README.md ./
 COPY config ./config
 COPY games ./games
 COPY replays ./replays
+COPY accounts ./accounts
+COPY clubs ./clubs
 COPY analytics ./analytics
 COPY templates ./templates
 COPY docs ./docs

@@ -37,7 +37,10 @@ def record_ingest(*, record_id: int) -> bool:
             )
             for seat in seats
         ],
-        ignore_conflicts=True,
+        # An upsert: a corrected result-only record is ingested again with new scores.
+        update_conflicts=True,
+        unique_fields=["record", "seat"],
+        update_fields=["player", "score", "rank", "won", "variant", "num_players"],
     )
     game_summary_refresh(game=record.game)
     return True

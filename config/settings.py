@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 import plotly
@@ -55,6 +56,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "replays",
+    "accounts",
+    "clubs",
     "analytics",
 ]
 
@@ -137,9 +140,72 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    # Token first: its "Token" challenge makes a missing login a 401, not a 403.
+    # Live play's "Authorization: Seat <token>" is read by the live views themselves.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.auth.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": [],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accounts.throttling.AnonThrottle",
+        "accounts.throttling.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("THROTTLE_ANON", "300/min"),
+        "user": os.environ.get("THROTTLE_USER", "1200/min"),
+    },
 }
+
+# --- Accounts -----------------------------------------------------------------
+# Whether clients that are not logged in (no session, no API token) may upload
+# records and open live games. Reading is always open.
+ALLOW_ANONYMOUS_UPLOADS = env_bool("ALLOW_ANONYMOUS_UPLOADS", DEBUG)
+LOGIN_URL = "login"
+# How long the submitter of a result-only record may still correct its scores.
+RESULT_CORRECTION_WINDOW = timedelta(
+    hours=float(os.environ.get("RESULT_CORRECTION_HOURS", "24"))
+)
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+
+def email_settings(url: str) -> dict[str, object]:
+    """``EMAIL_URL`` as Django settings: ``smtp://user:pass@host:587`` (STARTTLS on 587),
+    ``smtps://...`` (implicit TLS), ``smtp+tls://``, ``smtp+ssl://`` or ``console://``."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if scheme not in {"smtp", "smtps", "smtp+tls", "smtp+ssl"}:
+        raise ImproperlyConfigured(f"EMAIL_URL scheme {scheme!r} is not smtp, smtps or console.")
+    ssl = scheme in {"smtps", "smtp+ssl"}
+    port = parts.port or (465 if ssl else 587)
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname or "localhost",
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_SSL": ssl,
+        "EMAIL_USE_TLS": not ssl and (scheme == "smtp+tls" or port == 587),
+    }
+
+
+# No mail server configured (the embedded default): mails are printed on the console.
+if os.environ.get("EMAIL_URL"):
+    globals().update(email_settings(os.environ["EMAIL_URL"]))
+elif os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "giftbox <noreply@localhost>")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "giftbox API",
@@ -158,6 +224,9 @@ SPECTACULAR_SETTINGS = {
 # No broker configured means the embedded default: tasks run in-process, eagerly.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
+# In-process tasks need no broker; naming the in-memory one keeps Celery from looking
+# for one on localhost (and from saying so at every start).
+CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "giftbox")
 CELERY_RESULT_BACKEND = None

@@ -22,3 +22,11 @@ CELERY_TASK_ALWAYS_EAGER = True
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# Uploads without an account are allowed here (tests of the "off" case override
+# it), and the rate limits are out of the way (the throttling test sets its own).
+ALLOW_ANONYMOUS_UPLOADS = True
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {"anon": "100000/min", "user": "100000/min"},
+}
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

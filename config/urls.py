@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from analytics import views as analytics_views
+from clubs import urls as clubs_urls
 from replays import pages as replays_pages
 from replays import views as replays_views
 from replays.api.views import api_not_found
@@ -21,6 +22,7 @@ urlpatterns = [
         replays_views.record_step_table_fragment,
         name="record-step-table",
     ),
+    *clubs_urls.page_urlpatterns,
     path("live/<int:live_id>/", replays_views.live_game_page, name="live-page"),
     path("live/<int:live_id>/table/", replays_views.live_table_fragment, name="live-table"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -29,6 +31,9 @@ urlpatterns = [
         SpectacularSwaggerView.as_view(url_name="schema", template_name="api_docs.html"),
         name="swagger-ui",
     ),
+    path("accounts/", include("accounts.urls")),
+    path("api/tokens/", include("accounts.api")),
+    path("api/", include(clubs_urls.api_urlpatterns)),
     path("api/", include("replays.api.urls")),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),

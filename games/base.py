@@ -168,6 +168,9 @@ class Engine(Protocol):
     ) -> str: ...
     def label(self, event: Mapping[str, Any], seat: int, before: Any) -> str: ...
     def card_catalog(self) -> dict[str, CardInfo]: ...
+    def score_bounds(
+        self, num_players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int | None]: ...
 
 
 class CardInfo(TypedDict, total=False):
@@ -356,6 +359,23 @@ class BaseEngine:
         raise NotImplementedError
 
     def card_catalog(self) -> dict[str, CardInfo]:
+        raise NotImplementedError
+
+    def score_bounds(
+        self, num_players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int | None]:
+        """The lowest and highest final score one seat can have, or ``None`` for no highest.
+
+        Why: a game played at a real table is recorded with its final scores only
+        (a result-only record), and nothing replays it, so these bounds are the
+        rules' only check of a score typed in by hand. They are derived from the
+        rulebook (card values, track length, targets) and must be *honest*: loose
+        is fine, but a score a legal game can reach is never outside them. A game
+        whose length has no limit and whose scores grow with it (Secret Santa
+        goes on while the best total is tied) has no highest score: ``None``.
+        ``options`` are the game's options (defaults filled in when missing);
+        an invalid player count or option raises :class:`InvalidSetup`.
+        """
         raise NotImplementedError
 
 

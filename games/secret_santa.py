@@ -591,6 +591,21 @@ class SecretSantaEngine(BaseEngine):
             },
         )
 
+    def score_bounds(
+        self, num_players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int | None]:
+        """0 up, with no highest score.
+
+        Nothing scores below 0 (at worst Cups with the Matamug, or Choc & Cawa
+        without it, score 0), so a total is at least 0. The game ends only when
+        one player *alone* has the best total of 25 or more: while the best
+        totals are tied the rounds go on, each adding points to the tied players
+        alike, so no total is out of reach.
+        """
+        check_player_count(self, num_players)
+        options_resolve(self, options)
+        return 0, None
+
     # -- words (games/secret_santa_words.py) ------------------------------------------
     # Imported when called: the words module reads this module's card tables.
     def card_catalog(self) -> dict[str, CardInfo]:

@@ -20,6 +20,7 @@ from django.utils.dateparse import parse_datetime
 from games.base import InvalidSetup, options_resolve
 from games.registry import engine_slugs, get_engine
 from replays.errors import BadRequest
+from replays.results import TableResult, table_result_parse
 
 FORMAT = "giftlog/1"
 MAX_EVENTS = 20_000
@@ -31,9 +32,17 @@ KNOWN_FIELDS = {"format", "game", "options", "players", "meta", "events", "resul
 JSON_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "giftlog/1",
-    "title": "giftlog/1: one game of a gift card game, move by move",
+    "title": "giftlog/1: one game of a gift card game, move by move (or its final scores)",
+    "description": (
+        "A full log has `events`. A result-only record (a game played at a real table) "
+        "omits `events` (or sends null) and gives `result.scores`."
+    ),
     "type": "object",
-    "required": ["format", "game", "players", "events"],
+    "required": ["format", "game", "players"],
+    "anyOf": [
+        {"required": ["events"], "properties": {"events": {"type": "array"}}},
+        {"required": ["result"], "properties": {"result": {"required": ["scores"]}}},
+    ],
     "additionalProperties": False,
     "properties": {
         "format": {"const": FORMAT},
@@ -54,7 +63,8 @@ JSON_SCHEMA: dict[str, Any] = {
             },
         },
         "events": {
-            "type": "array",
+            "type": ["array", "null"],
+            "description": "Every event in order; omitted or null for a result-only record.",
             "maxItems": MAX_EVENTS,
             "items": {
                 "type": "object",
@@ -67,11 +77,18 @@ JSON_SCHEMA: dict[str, Any] = {
         },
         "result": {
             "type": "object",
-            "description": "Optional on upload; when given it must equal the computed result.",
+            "description": (
+                "With events: optional on upload; when given it must equal the computed "
+                "result. Without events (a result-only record): required, with `scores` "
+                "(one whole number per seat, within the game's `score_bounds`), optional "
+                "`ranks` (competition ranks consistent with the scores; computed from the "
+                "scores when omitted) and optional `duration_minutes`."
+            ),
             "properties": {
                 "scores": {"type": "array", "items": {"type": "integer"}},
-                "ranks": {"type": "array", "items": {"type": "integer"}},
+                "ranks": {"type": "array", "items": {"type": "integer", "minimum": 1}},
                 "winners": {"type": "array", "items": {"type": "integer"}},
+                "duration_minutes": {"type": "integer", "minimum": 1},
                 "details": {"type": "object"},
             },
         },
@@ -87,9 +104,20 @@ class Giftlog:
     options: dict[str, Any] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+    # Set for a result-only record (no events): its scores and ranks.
+    table: TableResult | None = None
 
     @property
     def digest(self) -> str:
+        if self.table is not None:
+            return result_only_digest(
+                self.game,
+                self.options,
+                self.players,
+                self.table.scores,
+                self.table.ranks,
+                self.played_at.isoformat() if self.played_at else None,
+            )
         return record_digest(self.game, self.options, self.players, self.events)
 
     @property
@@ -106,6 +134,36 @@ def record_digest(game: str, options: Any, players: list[str], events: list[Any]
     """The identity of a game: the same game, options, players and events, the same record."""
     payload = canonical_json(
         {"game": game, "options": options, "players": players, "events": events}
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def result_only_digest(
+    game: str,
+    options: Any,
+    players: list[str],
+    scores: list[int],
+    ranks: list[int],
+    played_at: str | None,
+) -> str:
+    """The identity of a game recorded with its final scores only.
+
+    The same table result (game, options, players, scores, ranks) entered twice
+    with the same ``meta.played_at`` is one record; without ``played_at``, two
+    identical entries are one record too (say when a game was played to keep
+    two equal results of different evenings apart). ``kind`` keeps these
+    digests apart from those of full logs.
+    """
+    payload = canonical_json(
+        {
+            "kind": "result",
+            "game": game,
+            "options": options,
+            "players": players,
+            "scores": scores,
+            "ranks": ranks,
+            "played_at": played_at,
+        }
     )
     return hashlib.sha256(payload.encode()).hexdigest()
 
@@ -163,6 +221,12 @@ def giftlog_parse(document: Any) -> Giftlog:
         raise _bad("meta.played_at", '"meta.played_at" must be an ISO 8601 date-time.')
 
     events = document.get("events")
+    if events is None:
+        # No events: a game played at a real table, recorded with its final scores.
+        table = table_result_parse(document.get("result"), len(players))
+        return Giftlog(
+            game=game, players=players, events=[], options=options, meta=meta, table=table
+        )
     if not isinstance(events, list):
         raise _bad("events", '"events" must be a list.')
     if len(events) > MAX_EVENTS:
@@ -211,11 +275,14 @@ def giftlog_document(
     options: dict[str, Any],
     players: list[str],
     meta: dict[str, Any],
-    events: list[dict[str, Any]],
+    events: list[dict[str, Any]] | None,
     result: dict[str, Any],
 ) -> dict[str, Any]:
-    """The export form of a record: upload it again and it is the same record."""
-    return {
+    """The export form of a record: upload it again and it is the same record.
+
+    ``events=None`` is a result-only record: the document has no ``"events"``.
+    """
+    document = {
         "format": FORMAT,
         "game": game,
         "options": options,
@@ -224,6 +291,9 @@ def giftlog_document(
         "events": events,
         "result": result,
     }
+    if events is None:
+        del document["events"]
+    return document
 
 
 def documents_read(text: str) -> Iterator[tuple[int, Any]]:

@@ -25,6 +25,7 @@ from games.registry import get_engine
 from replays.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from replays.giftlog import FORMAT, giftlog_parse
 from replays.models import LiveEvent, LiveGame, Record
+from replays.selectors import record_require_replayable
 from replays.services import record_submit
 from replays.tables import table_html
 from replays.timeline import step_moves, timeline_entries
@@ -96,7 +97,7 @@ def _bots_parse(value: Any, num_players: int) -> dict[int, str]:
 
 @transaction.atomic
 def live_game_create(
-    *, document: Any, prefix: list[dict] | None = None
+    *, document: Any, prefix: list[dict] | None = None, opened_by: Any = None
 ) -> tuple[LiveGame, list[str | None]]:
     """Open a live game; returns it and the seat tokens (shown once, stored hashed).
 
@@ -139,6 +140,7 @@ def live_game_create(
         seed=seed,
         token_hashes=[_token_hash(t) if t else "" for t in tokens],
         bots={str(seat): name for seat, name in bots.items()},
+        opened_by=opened_by,
     )
     _, drawn = _auto_events(engine, state, seed=seed, step=len(prefix), bots=bots)
     LiveEvent.objects.bulk_create(
@@ -149,14 +151,22 @@ def live_game_create(
 
 
 def live_game_fork(
-    *, record: Record, players: list[str], step: Any, seats: Any = None, seed: Any = None
+    *,
+    record: Record,
+    players: list[str],
+    step: Any,
+    seats: Any = None,
+    seed: Any = None,
+    opened_by: Any = None,
 ) -> tuple[LiveGame, list[str | None]]:
     """Play on from step ``step`` of a stored record: a what-if line, as a new live game.
 
     ``seats`` gives each seat as ``"person"`` (it gets a token) or a bot name
     (the server plays it); by default every seat is a person's. The new game's
     ``meta`` says where it came from; when it ends it is a record of its own.
+    A result-only record has no events to play on from: 409 ``not_replayable``.
     """
+    record_require_replayable(record)
     if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= record.num_events:
         raise BadRequest(
             "invalid_request",
@@ -185,7 +195,9 @@ def live_game_fork(
         raise Unprocessable(
             "game_over", "The game is over at this step; fork from an earlier one.", step=step
         )
-    return live_game_create(document=document, prefix=list(record.events[:step]))
+    return live_game_create(
+        document=document, prefix=list(record.events[:step]), opened_by=opened_by
+    )
 
 
 def live_event_submit(
@@ -250,7 +262,10 @@ def _live_event_submit(
         for offset, e in enumerate([event, *drawn])
     )
     if engine.is_over(state):
-        record, _ = record_submit(document=live_game_document(live, [*events, event, *drawn]))
+        record, _ = record_submit(
+            document=live_game_document(live, [*events, event, *drawn]),
+            submitted_by=live.opened_by,
+        )
         live.record = record
         live.status = LiveGame.Status.FINISHED
     live.save(update_fields=["record", "status", "updated_at"])

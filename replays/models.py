@@ -134,6 +134,14 @@ class LiveGame(models.Model):
     bots = models.JSONField(default=dict, blank=True)  # {"seat": bot name}: played by us
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.LIVE)
     record = models.ForeignKey(Record, null=True, blank=True, on_delete=models.SET_NULL)
+    # The signed-in user who opened the game: its record's submitter when it ends.
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="opened_live_games",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

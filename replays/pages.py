@@ -55,6 +55,7 @@ class RecordRow:
     ranked: list[SeatCell]  # best first, for the scores
     num_events: int
     variant: str = ""  # the house rules that differ from the game's defaults, in words
+    result_only: bool = False  # played at a real table: final scores only, no replay
 
 
 def game_name(slug: str) -> str:
@@ -111,6 +112,7 @@ def record_row(record: Record) -> RecordRow:
         ranked=[seats[s] for s in order],
         num_events=record.num_events,
         variant=variant_words(record.game, record.options or {}),
+        result_only=record.kind == Record.Kind.RESULT,
     )
 
 

@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce
 from games.base import CHANCE, Engine
 from games.play import replay, waiting_for
 from games.registry import get_engine
-from replays.errors import BadRequest, NotFound
+from replays.errors import BadRequest, Conflict, NotFound
 from replays.giftlog import giftlog_document
 from replays.models import Record, Seat
 from replays.tables import table_html
@@ -87,9 +87,18 @@ def record_document(record: Record) -> dict[str, Any]:
         options=record.options,
         players=record_player_names(record),
         meta=record.meta,
-        events=record.events,
+        events=None if record.kind == Record.Kind.RESULT else record.events,
         result=record.result,
     )
+
+
+NOT_REPLAYABLE = "This game was recorded with its final scores only; it cannot be replayed."
+
+
+def record_require_replayable(record: Record) -> None:
+    """Refuse (409 ``not_replayable``) to step through a result-only record: it has no events."""
+    if record.kind == Record.Kind.RESULT:
+        raise Conflict("not_replayable", NOT_REPLAYABLE, record=record.pk)
 
 
 @dataclass
@@ -108,6 +117,7 @@ class StepPosition:
 
 def record_step_position(record: Record, *, step: int, seat: int | None) -> StepPosition:
     """Replay ``record`` to ``step`` (refusing a step or seat outside it)."""
+    record_require_replayable(record)
     players = record_player_names(record)
     if not 0 <= step <= record.num_events:
         raise NotFound(

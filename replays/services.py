@@ -21,6 +21,7 @@ from replays import outbox
 from replays.errors import BadRequest, ServiceError, Unprocessable
 from replays.giftlog import Giftlog, giftlog_parse
 from replays.models import Announcement, Player, Record, Seat
+from replays.results import table_result_validate
 
 
 def record_validate(log: Giftlog) -> dict[str, Any]:
@@ -86,27 +87,33 @@ def result_check(given: dict[str, Any] | None, computed: dict[str, Any]) -> None
         )
 
 
-def record_submit(*, document: Any) -> tuple[Record, bool]:
+def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, bool]:
     """Validate and store one finished game; returns the record and whether it is new.
 
     Uploading a game that is already stored returns the stored record: identity
-    is the digest of game, options, players and events.
+    is the digest of game, options, players and events (for a result-only
+    record, no events: scores, ranks and ``meta.played_at``).
     """
     log = giftlog_parse(document)
+    given = log.table.given if log.table is not None else log.result
     existing = Record.objects.filter(digest=log.digest).first()
     if existing is not None:
-        result_check(log.result, existing.result)
+        result_check(given, existing.result)
         return existing, False
-    result = record_validate(log)
+    if log.table is not None:  # a result-only record: no events to replay
+        result = table_result_validate(game=log.game, options=log.options, table=log.table)
+        result_check(given, result)
+    else:
+        result = record_validate(log)
     try:
-        return _record_store(log, result), True
+        return _record_store(log, result, submitted_by=submitted_by), True
     except IntegrityError:
         # A concurrent upload of the same game won the race: it is the same record.
         return Record.objects.get(digest=log.digest), False
 
 
 @transaction.atomic
-def _record_store(log: Giftlog, result: dict[str, Any]) -> Record:
+def _record_store(log: Giftlog, result: dict[str, Any], *, submitted_by: Any = None) -> Record:
     record = Record.objects.create(
         game=log.game,
         digest=log.digest,
@@ -115,7 +122,9 @@ def _record_store(log: Giftlog, result: dict[str, Any]) -> Record:
         events=log.events,
         result=result,
         num_events=len(log.events),
+        kind=Record.Kind.LOG if log.table is None else Record.Kind.RESULT,
         played_at=log.played_at,
+        submitted_by=submitted_by,  # the user, or None (anonymous, a command)
     )
     players = _players_get_or_create(log.players)
     winners = set(result.get("winners", []))
@@ -160,7 +169,9 @@ class BulkOutcome:
         return data
 
 
-def records_submit_many(documents: Iterable[tuple[int, Any]]) -> Iterator[BulkOutcome]:
+def records_submit_many(
+    documents: Iterable[tuple[int, Any]], *, submitted_by: Any = None
+) -> Iterator[BulkOutcome]:
     """Submit documents one by one, collecting refusals instead of stopping.
 
     Each document is its own transaction: a refused one stores nothing and
@@ -170,7 +181,7 @@ def records_submit_many(documents: Iterable[tuple[int, Any]]) -> Iterator[BulkOu
         try:
             if isinstance(document, json.JSONDecodeError):
                 raise BadRequest("malformed_json", f"Line {line} is not JSON: {document.msg}.")
-            record, created = record_submit(document=document)
+            record, created = record_submit(document=document, submitted_by=submitted_by)
         except ServiceError as exc:
             yield BulkOutcome(line, "refused", error=exc)
         else:

@@ -7,6 +7,8 @@ from the same reads as the API, so the page and the API always tell the same sto
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -40,6 +42,8 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
         return None
     players = selectors.record_player_names(record)
     engine = get_engine(record.game)
+    if record.kind == Record.Kind.RESULT:
+        return _result_only_context(record, engine, players, embed=embed)
     timeline = record_timeline(record, players=players, seat=None)
     return {
         "record": record,
@@ -54,6 +58,34 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
         "embed": embed,
         "stylesheets": table_stylesheets(record.game),
         "last_step": record.num_events,
+    }
+
+
+def _result_only_context(record: Record, engine: Any, players: list[str], *, embed: bool) -> dict:
+    """A game played at a real table: who played, the final scores and ranks, no table."""
+    result = record.result or {}
+    scores, ranks = result.get("scores") or [], result.get("ranks") or []
+    standings = sorted(
+        (
+            {"rank": ranks[seat], "name": name, "score": scores[seat], "won": ranks[seat] == 1}
+            for seat, name in enumerate(players)
+            if seat < len(scores) and seat < len(ranks)
+        ),
+        key=lambda row: (row["rank"], row["name"]),
+    )
+    return {
+        "record": record,
+        "engine": engine,
+        "players": players,
+        "seats": list(enumerate(players)),
+        "result_only": True,
+        "standings": standings,
+        "duration_minutes": (result.get("details") or {}).get("duration_minutes"),
+        "not_replayable": selectors.NOT_REPLAYABLE,
+        "result_words": _result_words(record, players),
+        "variant": variant_words(record.game, record.options or {}),
+        "embed": embed,
+        "stylesheets": [],
     }
 
 

@@ -240,6 +240,23 @@ class GiftEconomyEngine(BaseEngine):
         cards.update(state.discard)
         return cards
 
+    def score_bounds(
+        self, num_players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int | None]:
+        """The worst and best hand score under the table's ``ranking`` (I9).
+
+        Each resource holds 0 to 55 points (its cards are worth 1 to 10, once
+        each) and is scored on its own, so a hand scores between four times the
+        worst and four times the best resource score over that range: 48 at
+        best under every reading, and at worst -124 under ``closeness`` (every
+        resource 43 points from 12; loose, no hand holds all 40 cards) or 0.
+        """
+        check_player_count(self, num_players)
+        ranking = options_resolve(self, options)["ranking"]
+        most = max(sum(PTS[c] for c in CARDS if RES[c] == r) for r in range(len(RESOURCES)))
+        scores = [hand_score([p] * len(RESOURCES), ranking) for p in range(most + 1)]
+        return min(scores), max(scores)
+
     def scores(self, state: State) -> list[int]:
         """Each hand's score out of 48 under the table's ``ranking`` option (I9)."""
         return [hand_score(totals(hand), state.ranking) for hand in state.hands]

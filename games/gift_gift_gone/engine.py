@@ -30,7 +30,15 @@ from games.base import (
     require,
 )
 from games.gift_gift_gone import words
-from games.gift_gift_gone.cards import GIFT_OF, HAND_SIZE, NAME, VALUE, cards_of, deck_for
+from games.gift_gift_gone.cards import (
+    COPIES,
+    GIFT_OF,
+    HAND_SIZE,
+    NAME,
+    VALUE,
+    cards_of,
+    deck_for,
+)
 
 # Phases. "refill" is the end of a turn waiting only for a reshuffle.
 DEAL, TURN, DRAW, DISCARD, ANSWER, MIX, PICK, REFILL, OVER = (
@@ -682,6 +690,27 @@ class GiftGiftGoneEngine(BaseEngine):
             hand = cards[HAND_SIZE * seat : HAND_SIZE * seat + HAND_SIZE]
             return {**shown, "hand": sorted(str(c) for c in hand)}
         return {**shown, "count": len(cards)}
+
+    def score_bounds(
+        self, num_players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int | None]:
+        """From minus a hand of the dearest cards to the target plus one big claim.
+
+        Final score = claimed points - the value of the cards in hand (ruling 19).
+        Claimed points only change by a claim or a swap, and every one of them is
+        checked against the target at once for both seats it touches (ruling 18),
+        so before the last action everyone has at most ``target - 1``; one action
+        adds at most six cards of one gift, six times the dearest value. A hand
+        holds six cards (a draw of two is discarded back to six before anything
+        else); two more are allowed for here to stay on the safe side. Nobody
+        claims negative points, so the lowest score is a full hand of the dearest
+        gift in play, unclaimed.
+        """
+        check_player_count(self, num_players)
+        options_resolve(self, options)
+        gifts, target = deck_for(num_players)
+        dearest = max(VALUE[gift] for gift in gifts)
+        return -(HAND_SIZE + 2) * dearest, target - 1 + COPIES * dearest
 
     def scores(self, state: GGGState) -> list[int]:
         """Claimed points while the game runs; at the end, minus the cards still in hand."""

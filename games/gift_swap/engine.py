@@ -10,9 +10,11 @@ again). The turn ends when the queue empties. See docs/rules/gift_swap.md.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, NamedTuple
 
 from games.base import (
@@ -117,6 +119,13 @@ def _set(items: tuple, index: int, value: Any) -> tuple:
 
 def _everyone_knows(state: State, card: str) -> tuple[frozenset[str], ...]:
     return tuple(k | {card} for k in state.known)
+
+
+@cache
+def row_score_range(size: int) -> tuple[int, int]:
+    """Lowest and highest score of any ``size`` cards of the deck (see ``score_bounds``)."""
+    totals = [score_cards(row)[0] for row in itertools.combinations(ALL_IDS, size)]
+    return min(totals), max(totals)
 
 
 class GiftSwapEngine(BaseEngine):
@@ -524,6 +533,20 @@ class GiftSwapEngine(BaseEngine):
             "breakdown": [score_cards(row)[1] for row in state.rows] if state.final else []
         }
         return Result.from_scores(self.scores(state), details=details)
+
+    def score_bounds(
+        self, num_players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int | None]:
+        """The worst and best score of any row of the game's size, over the whole deck.
+
+        A row keeps its size all game (every swap, regift and trade is one card
+        for one), and at the end exactly the row's cards are scored, so a final
+        score is the score of some set of ``hand_size`` cards of the 18: every
+        such set is tried (8,568 of five cards), which bounds exactly.
+        """
+        check_player_count(self, num_players)
+        options_resolve(self, options)
+        return row_score_range(self.hand_size(num_players))
 
     def card_multiset(self, state: State) -> Counter[str]:
         counter = Counter(state.deck)

@@ -479,6 +479,19 @@ class GiftTrapEngine(BaseEngine):
         t.phase = "choose_pack"
         self._reset_round(t)
 
+    def score_bounds(
+        self, num_players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int | None]:
+        """0 to twice the track: a score is GIVE + GET position (I8).
+
+        A marker never goes below GO (0) nor beyond GIFTED (``track_length``),
+        whatever the number of rounds, so the bounds hold with or without
+        ``max_rounds``.
+        """
+        check_player_count(self, num_players)
+        opts = options_resolve(self, options)
+        return 0, 2 * opts["track_length"]
+
     def scores(self, state: GiftTrapState) -> list[int]:
         return [g + h for g, h in zip(state.give_pos, state.get_pos, strict=True)]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
@@ -21,6 +22,7 @@ _DRF_CODES: dict[type[exceptions.APIException], str] = {
     exceptions.Throttled: "throttled",
     exceptions.PermissionDenied: "permission_denied",
     exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "authentication_failed",
 }
 
 
@@ -40,10 +42,19 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, exceptions.APIException):
         code = _DRF_CODES.get(type(exc), exc.default_code)
+        headers: dict[str, str] = {}
         if isinstance(exc, exceptions.ValidationError):
             detail = exc.detail if isinstance(exc.detail, dict) else {"errors": exc.detail}
             message = "The request is not valid."
+        elif isinstance(exc, exceptions.Throttled):
+            retry_after = math.ceil(exc.wait) if exc.wait is not None else 1
+            detail = {"retry_after": retry_after}
+            message = f"Too many requests; try again in {retry_after} seconds."
+            headers["Retry-After"] = str(retry_after)
         else:
             detail, message = {}, str(exc.detail)
-        return Response(error_body(code, message, detail), status=exc.status_code)
+        # DRF sets this on 401s: the scheme the client should use (``Token``).
+        if getattr(exc, "auth_header", None):
+            headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+        return Response(error_body(code, message, detail), status=exc.status_code, headers=headers)
     return None  # a real bug: let Django log it and answer 500

@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from replays import live as live_play
 from replays import selectors
+from replays.api.permissions import UploadAllowed, request_user
 from replays.api.serializers import ErrorSerializer
 from replays.errors import BadRequest
 
@@ -31,6 +32,8 @@ def seat_token(request: Request) -> str | None:
 
 
 class LiveGameCreateView(APIView):
+    permission_classes = [UploadAllowed]
+
     @extend_schema(
         summary="Open a live game",
         description=(
@@ -43,7 +46,9 @@ class LiveGameCreateView(APIView):
         responses={201: OpenApiTypes.OBJECT, **ERRORS},
     )
     def post(self, request: Request) -> Response:
-        live, tokens = live_play.live_game_create(document=request.data)
+        live, tokens = live_play.live_game_create(
+            document=request.data, opened_by=request_user(request)
+        )
         return _opened(request, live, tokens)
 
 
@@ -65,6 +70,8 @@ def _opened(request: Request, live, tokens: list[str | None], **extra) -> Respon
 
 
 class RecordForkView(APIView):
+    permission_classes = [UploadAllowed]
+
     @extend_schema(
         summary="Play on from a step of a stored record (a what-if line)",
         description=(
@@ -72,7 +79,8 @@ class RecordForkView(APIView):
             "Starts a live game whose first k events are the record's; each seat is a "
             'person (it gets a seat token) or a bot the server plays (`"greedy"`, '
             '`"random"`). Answers like opening a live game. Forking at the last step '
-            "is refused (422 `game_over`)."
+            "is refused (422 `game_over`), and a result-only record, which has no events, "
+            "with 409 `not_replayable`."
         ),
         request=OpenApiTypes.OBJECT,
         responses={201: OpenApiTypes.OBJECT, **ERRORS},
@@ -88,6 +96,7 @@ class RecordForkView(APIView):
             step=body.get("step"),
             seats=body.get("seats"),
             seed=body.get("seed"),
+            opened_by=request_user(request),
         )
         origin = {"record": record.pk, "step": body["step"]}
         return _opened(request, live, tokens, forked_from=origin)
@@ -131,8 +140,14 @@ class LiveEventView(APIView):
                 "invalid_request", 'Send {"step": <events seen>, "event": {...}}.', field="event"
             )
         step = body.get("step")
-        if step is not None and (not isinstance(step, int) or isinstance(step, bool)):
-            raise BadRequest("invalid_request", '"step" must be a whole number.', field="step")
+        if not isinstance(step, int) or isinstance(step, bool):
+            # Required: an event sent without the step it was chosen at could land on a
+            # state its sender never saw.
+            raise BadRequest(
+                "invalid_request",
+                '"step" (the number of events you have seen) must be a whole number.',
+                field="step",
+            )
         live, seat = live_play.live_event_submit(
             live_id=live_id, token=seat_token(request), event=body["event"], expected_step=step
         )

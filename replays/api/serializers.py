@@ -21,6 +21,12 @@ from replays.selectors import record_player_names
 
 class RecordSummarySerializer(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
+    submitted_by = serializers.SlugRelatedField(
+        slug_field="username",
+        read_only=True,
+        allow_null=True,
+        help_text="The username of the account that uploaded it; null if anonymous or imported.",
+    )
 
     class Meta:
         model = Record
@@ -33,6 +39,7 @@ class RecordSummarySerializer(serializers.ModelSerializer):
             "meta",
             "played_at",
             "created_at",
+            "submitted_by",
         ]
 
     def get_players(self, record: Record) -> list[str]:
@@ -227,16 +234,30 @@ class RecordCreatedSerializer(serializers.Serializer):
     game = serializers.CharField()
     result = serializers.DictField()
     url = serializers.CharField()
+    note = serializers.CharField(
+        required=False,
+        help_text="Set when the game was already stored and the upload's meta differs.",
+    )
 
     @staticmethod
-    def build(record: Record, created: bool, url: str) -> dict[str, Any]:
-        return {
+    def build(
+        record: Record, created: bool, url: str, *, sent_meta: Any = None
+    ) -> dict[str, Any]:
+        body = {
             "id": record.pk,
             "created": created,
             "game": record.game,
             "result": record.result,
             "url": url,
         }
+        if not created and isinstance(sent_meta, dict) and sent_meta != record.meta:
+            # The game is the same record (identity is game, options, players and
+            # events); its meta is what was stored first. Say so rather than drop it.
+            body["note"] = (
+                "This game is already stored; its meta is the one stored first and the "
+                "meta of this upload was not applied."
+            )
+        return body
 
 
 class ErrorSerializer(serializers.Serializer):

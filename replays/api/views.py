@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import selectors, services
+from replays.api.permissions import UploadAllowed, request_user
 from replays.api.serializers import (
     ErrorSerializer,
     RecordCreatedSerializer,
@@ -98,11 +99,12 @@ class RecordCursorPagination(CursorPagination):
 
 class RecordListCreateView(ListAPIView):
     serializer_class = RecordSummarySerializer
+    permission_classes = [UploadAllowed]
     pagination_class = RecordCursorPagination
 
     def get_queryset(self):
         filters = record_filters(self.request.query_params, known=["cursor", "page_size", "format"])
-        return selectors.record_list(**filters)
+        return selectors.record_list(**filters).select_related("submitted_by")
 
     @extend_schema(
         summary="List stored records",
@@ -126,12 +128,22 @@ class RecordListCreateView(ListAPIView):
             "is stored on any error."
         ),
         request=OpenApiTypes.OBJECT,
-        responses={201: RecordCreatedSerializer, 200: RecordCreatedSerializer, **ERRORS},
+        responses={
+            201: RecordCreatedSerializer,
+            200: RecordCreatedSerializer,
+            401: ErrorSerializer,
+            **ERRORS,
+        },
     )
     def post(self, request: Request) -> Response:
-        record, created = services.record_submit(document=request.data)
+        record, created = services.record_submit(
+            document=request.data, submitted_by=request_user(request)
+        )
         url = reverse("record-detail", args=[record.pk])
-        body = RecordCreatedSerializer.build(record, created, request.build_absolute_uri(url))
+        sent = request.data.get("meta", {}) if isinstance(request.data, dict) else None
+        body = RecordCreatedSerializer.build(
+            record, created, request.build_absolute_uri(url), sent_meta=sent
+        )
         return Response(
             body,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
@@ -159,6 +171,7 @@ class JSONTextParser(_RawText):
 
 class RecordBulkView(APIView):
     parser_classes = [NDJSONParser, JSONTextParser]
+    permission_classes = [UploadAllowed]
 
     @extend_schema(
         summary="Upload many finished games at once",
@@ -169,7 +182,7 @@ class RecordBulkView(APIView):
             f"(at most {BULK_MAX_RECORDS} records per request)."
         ),
         request={"application/x-ndjson": OpenApiTypes.STR, "application/json": OpenApiTypes.OBJECT},
-        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer},
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 401: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
         documents = list(documents_read(request.data if isinstance(request.data, str) else ""))
@@ -181,7 +194,8 @@ class RecordBulkView(APIView):
                 f"At most {BULK_MAX_RECORDS} records per request; this one has {len(documents)}.",
                 limit=BULK_MAX_RECORDS,
             )
-        items = [outcome.to_json() for outcome in services.records_submit_many(documents)]
+        outcomes = services.records_submit_many(documents, submitted_by=request_user(request))
+        items = [outcome.to_json() for outcome in outcomes]
         tally = {
             key: sum(1 for item in items if item["status"] == key)
             for key in ("stored", "present", "refused")
@@ -248,7 +262,7 @@ class RecordStepView(APIView):
             "event that led there, whose turn it is, the legal events and scores so far."
         ),
         parameters=[OpenApiParameter("seat", int, description="View as this seat (0-based).")],
-        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        responses={200: OpenApiTypes.OBJECT, **ERRORS, 409: ErrorSerializer},
     )
     def get(self, request: Request, record_id: int, step: int) -> Response:
         query = StepQuerySerializer(data=request.query_params)
@@ -268,12 +282,13 @@ class RecordTimelineView(APIView):
             "With `seat`, everything is as that seat saw it."
         ),
         parameters=[OpenApiParameter("seat", int, description="Tell it as this seat (0-based).")],
-        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        responses={200: OpenApiTypes.OBJECT, **ERRORS, 409: ErrorSerializer},
     )
     def get(self, request: Request, record_id: int) -> Response:
         query = StepQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         record = selectors.record_get(record_id=record_id)
+        selectors.record_require_replayable(record)
         players = selectors.record_player_names(record)
         seat = query.validated_data.get("seat")
         if seat is not None and seat >= len(players):
@@ -291,6 +306,12 @@ def game_json(engine) -> dict:
         "max_players": engine.max_players,
         "event_types": sorted(engine.event_types),
         "options": [option.to_json() for option in engine.options],
+        # Lowest and highest final score of a seat (null: no highest), with the
+        # default options: what a result-only record's scores are checked against.
+        "score_bounds": {
+            str(n): list(engine.score_bounds(n, {}))
+            for n in range(engine.min_players, engine.max_players + 1)
+        },
         "rules": reverse("rules-page", args=[engine.slug]),
     }
 
@@ -302,7 +323,9 @@ class GameListView(APIView):
         description=(
             "Each game's slug, name, player counts, event types and options (house rules "
             "and set-up choices: type, allowed values, default, the rulebook sentence each "
-            "interprets and why the default reads it best)."
+            "interprets and why the default reads it best), and `score_bounds`: per player "
+            "count, the lowest and highest final score of a seat under the default options "
+            "(`null`: no highest), which result-only records are checked against."
         ),
         responses={200: OpenApiTypes.OBJECT},
     )

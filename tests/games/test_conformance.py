@@ -21,8 +21,8 @@ ENGINES = all_engines()
 # players, measured in docs/rules/gift_trap.md). Those tables play with a round limit;
 # 3-6 seats (and the greedy bots at every size) play the rulebook's game.
 RANDOM_PLAY_CAPS: dict[tuple[str, int], dict] = {
-    ("gift_trap", 7): {"max_rounds": 40},
-    ("gift_trap", 8): {"max_rounds": 40},
+    ("gift_trap", 7): {"max_rounds": 20},
+    ("gift_trap", 8): {"max_rounds": 20},
 }
 CASES = [
     pytest.param(engine, n, id=f"{engine.slug}-{n}p")

@@ -183,9 +183,28 @@ def test_opening_a_live_game_with_bad_input(api, body, code):
 def test_unknown_live_game(api):
     assert api.get("/api/live/12345/").status_code == 404
     response = api.post(
-        "/api/live/12345/events/", {"event": {}}, format="json", HTTP_AUTHORIZATION="Seat x"
+        "/api/live/12345/events/",
+        {"step": 0, "event": {}},
+        format="json",
+        HTTP_AUTHORIZATION="Seat x",
     )
     assert response.status_code == 404
+
+
+def test_a_live_event_without_its_step_is_refused_and_changes_nothing(api):
+    opened = open_game(api, "secret_santa", 3, seed=2)
+    token = opened["seat_tokens"][0]
+    before = api.get(f"/api/live/{opened['id']}/", **as_seat(token)).json()
+    event = before["legal_events"][0] if before["legal_events"] else {"do": "take"}
+    for body in ({"event": event}, {"event": event, "step": "3"}, {"event": event, "step": None}):
+        response = api.post(
+            f"/api/live/{opened['id']}/events/", body, format="json", **as_seat(token)
+        )
+        assert response.status_code == 400
+        assert response.json()["code"] == "invalid_request"
+        assert response.json()["detail"]["field"] == "step"
+    after = api.get(f"/api/live/{opened['id']}/", **as_seat(token)).json()
+    assert after["step"] == before["step"]
 
 
 @pytest.mark.parametrize("game", engine_slugs())

@@ -219,3 +219,19 @@ def test_openapi_schema_validates_without_warnings(tmp_path):
     text = target.read_text()
     for path in ("/api/records/bulk/", "/api/live/{live_id}/events/", "/api/games/"):
         assert path in text
+
+
+def test_reuploading_a_stored_game_with_other_meta_says_the_meta_was_not_applied(
+    api, make_document
+):
+    document = make_document(seed=77)
+    document["meta"] = {"club": "north-pier"}
+    first = api.post("/api/records/", document, format="json").json()
+    assert "note" not in first
+    same = api.post("/api/records/", document, format="json").json()
+    assert "note" not in same, "the same meta again: nothing to say"
+    other = api.post("/api/records/", {**document, "meta": {"club": "elsewhere"}}, format="json")
+    assert other.status_code == 200
+    assert "meta of this upload was not applied" in other.json()["note"]
+    stored = api.get(f"/api/records/{first['id']}/").json()
+    assert stored["meta"] == {"club": "north-pier"}

@@ -140,6 +140,7 @@
     else if (params.has("step") && parseInt(params.get("step"), 10) !== step) show(parseInt(params.get("step"), 10));
   });
 
+  const csrfToken = () => (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1] || "";
   const fork = $("fork-form");
   if (fork) {
     fork.onsubmit = async (submit) => {
@@ -149,7 +150,9 @@
       const seats = Array.from(seatSelect.options).slice(1).map((_, s) => (s === me ? "person" : form.get("bot")));
       $("fork-button").disabled = true;
       const response = await fetch(root.dataset.forkUrl, {
-        method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
+        method: "POST",
+        // A logged-in visitor's session makes the API check CSRF on writes.
+        headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrfToken()},
         body: JSON.stringify({step: step, seats: seats}),
       });
       const data = await response.json();

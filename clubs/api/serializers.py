@@ -1,0 +1,223 @@
+"""Typed serializers for the clubs API: every response has a documented shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from clubs.models import Club, Invitation, League, Membership, Season, SeasonEntry
+
+
+class MemberSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Membership
+        fields = ["username", "role", "joined_at", "players"]
+        read_only_fields = fields
+
+    def get_players(self, membership: Membership) -> list[str]:
+        return [p.name for p in membership.user.players.all()]
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    options = serializers.DictField(help_text="The rules variant: the game's options in full.")
+    points_per_place = serializers.ListField(child=serializers.IntegerField())
+    tie_breaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(League.TIE_BREAKS)), required=False
+    )
+
+    class Meta:
+        model = League
+        fields = [
+            "id",
+            "club",
+            "name",
+            "slug",
+            "game",
+            "options",
+            "points_per_place",
+            "tie_rule",
+            "min_games",
+            "tie_breaks",
+            "created_at",
+        ]
+        read_only_fields = ["id", "club", "created_at"]
+
+
+class LeagueCreateSerializer(serializers.Serializer):
+    club = serializers.SlugField(help_text="The club's slug; you must be one of its admins.")
+    name = serializers.CharField(max_length=100)
+    slug = serializers.SlugField(max_length=64)
+    game = serializers.CharField(max_length=32)
+    options = serializers.DictField(required=False, default=dict)
+    points_per_place = serializers.ListField(child=serializers.IntegerField(), min_length=1)
+    tie_rule = serializers.ChoiceField(
+        choices=League.TieRule.choices, default=League.TieRule.SHARE_BEST
+    )
+    min_games = serializers.IntegerField(min_value=0, default=0)
+    tie_breaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(League.TIE_BREAKS)), required=False, default=list
+    )
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    league = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = Season
+        fields = ["id", "league", "name", "starts_on", "ends_on", "created_at"]
+        read_only_fields = ["id", "league", "created_at"]
+
+
+class SeasonCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["name", "slug", "description", "created_at"]
+        read_only_fields = ["created_at"]
+
+
+class ClubDetailSerializer(ClubSerializer):
+    members = MemberSerializer(source="memberships", many=True, read_only=True)
+    leagues = LeagueSerializer(many=True, read_only=True)
+
+    class Meta(ClubSerializer.Meta):
+        fields = [*ClubSerializer.Meta.fields, "members", "leagues"]
+        read_only_fields = fields
+
+
+class RoleSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class InvitationCreateSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Membership.Role.choices, default=Membership.Role.MEMBER)
+    expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    max_uses = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+
+
+class InvitationCreatedSerializer(serializers.ModelSerializer):
+    key = serializers.CharField(help_text="The secret key: shown only in this answer.")
+    url = serializers.CharField(help_text="The join link (a page): open it logged in to join.")
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "prefix", "role", "expires_at", "max_uses", "uses", "key", "url"]
+        read_only_fields = fields
+
+
+class JoinSerializer(serializers.Serializer):
+    key = serializers.CharField()
+
+
+class JoinedSerializer(serializers.Serializer):
+    club = serializers.SlugField()
+    role = serializers.CharField()
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    record = serializers.IntegerField(
+        required=False, help_text="A stored record's id (or send `document` instead)."
+    )
+    document = serializers.DictField(
+        required=False,
+        help_text="A whole giftlog/1 document: stored and entered in one transaction.",
+    )
+    guests = serializers.ListField(child=serializers.IntegerField(min_value=0), default=list)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("record" in attrs) == ("document" in attrs):
+            raise serializers.ValidationError('Send exactly one of "record" and "document".')
+        return attrs
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    record_url = serializers.SerializerMethodField()
+    game = serializers.CharField(source="record.game", read_only=True)
+    kind = serializers.CharField(source="record.kind", read_only=True)
+    played_at = serializers.DateTimeField(source="record.played_at", read_only=True)
+    players = serializers.SerializerMethodField()
+    result = serializers.DictField(source="record.result", read_only=True)
+    submitted_by = serializers.CharField(source="submitted_by.username", default=None)
+    voided_by = serializers.CharField(source="voided_by.username", default=None)
+    voided = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SeasonEntry
+        fields = [
+            "id",
+            "season",
+            "record",
+            "record_url",
+            "game",
+            "kind",
+            "played_at",
+            "players",
+            "guests",
+            "result",
+            "submitted_by",
+            "created_at",
+            "voided",
+            "voided_at",
+            "voided_by",
+            "void_reason",
+        ]
+        read_only_fields = fields
+
+    def get_record_url(self, entry: SeasonEntry) -> str:
+        return f"/api/records/{entry.record_id}/"
+
+    def get_players(self, entry: SeasonEntry) -> list[str]:
+        return [s.player.name for s in sorted(entry.record.seats.all(), key=lambda s: s.seat)]
+
+    def get_voided(self, entry: SeasonEntry) -> bool:
+        return entry.voided_at is not None
+
+
+class VoidSerializer(serializers.Serializer):
+    reason = serializers.CharField()
+
+
+class ResultCorrectionSerializer(serializers.Serializer):
+    scores = serializers.ListField(child=serializers.IntegerField())
+    ranks = serializers.ListField(child=serializers.IntegerField(), required=False)
+    reason = serializers.CharField(required=False, default="", allow_blank=True)
+
+
+class ResultCorrectedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    result = serializers.DictField()
+
+
+class StandingRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    player = serializers.CharField()
+    display_name = serializers.CharField()
+    games = serializers.IntegerField()
+    points = serializers.FloatField(help_text="Whole unless the split tie rule halved some.")
+    wins = serializers.IntegerField()
+    average_score = serializers.FloatField()
+    ranked = serializers.BooleanField(help_text="Played at least the league's min_games.")
+
+
+class StandingsPointSerializer(serializers.Serializer):
+    record = serializers.IntegerField()
+    played_at = serializers.DateTimeField()
+    points = serializers.DictField(child=serializers.FloatField())
+
+
+class StandingsSerializer(serializers.Serializer):
+    season = SeasonSerializer()
+    league = LeagueSerializer()
+    games = serializers.IntegerField()
+    rows = StandingRowSerializer(many=True)
+    history = StandingsPointSerializer(many=True)

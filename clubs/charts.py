@@ -1,0 +1,56 @@
+"""The standings chart of a season: each player's points after each counted game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+
+
+def standings_chart_html(
+    history: list[dict[str, Any]], *, names: dict[str, str], title: str
+) -> str:
+    """A line per player over the season's games, rendered without plotly.js (served by us).
+
+    ``history`` is :func:`clubs.selectors.standings_history`; ``names`` maps a
+    handle to the name the page shows. A player's line starts at their first game.
+    """
+    figure = go.Figure()
+    handles = sorted(
+        {h for point in history for h in point["points"]}, key=lambda h: names.get(h, h).lower()
+    )
+    for handle in handles:
+        name = names.get(handle, handle)
+        # Everyone starts the season at 0, so even one game draws a line.
+        xs, ys, texts = [0], [0], [f"{name}: 0 points at the start of the season"]
+        for number, point in enumerate(history, start=1):
+            if handle not in point["points"]:
+                continue
+            played = point["played_at"]
+            when = f" on {played:%d %b %Y}" if played else ""
+            points = point["points"][handle]
+            xs.append(number)
+            ys.append(points)
+            texts.append(f"{name}: {points} points after game {number}{when}")
+        figure.add_trace(
+            go.Scatter(
+                x=xs, y=ys, name=name, mode="lines+markers", hovertext=texts, hoverinfo="text"
+            )
+        )
+    figure.update_layout(
+        title=title,
+        xaxis_title="games played in the season",
+        yaxis_title="points",
+        legend_title="player",
+        legend={"orientation": "h", "y": -0.25},
+        margin={"l": 40, "r": 10, "t": 50, "b": 40},
+        height=420,
+        xaxis={"dtick": 1 if len(history) <= 12 else None, "rangemode": "tozero"},
+        yaxis={"rangemode": "tozero"},
+    )
+    return figure.to_html(
+        full_html=False,
+        include_plotlyjs=False,
+        div_id="standings-chart",
+        config={"responsive": True, "displaylogo": False},
+    )

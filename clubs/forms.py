@@ -1,0 +1,284 @@
+"""The forms of the club pages: they check the shape of what was typed; services check the rest.
+
+A service's refusal (a :class:`ServiceError` with ``detail.field``) is put back
+on the form by :func:`add_service_error`, on the field it names when the form
+has it, so the person sees the message next to what they typed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.text import slugify
+
+from clubs.models import League, Membership
+from games.registry import all_engines, get_engine
+from replays.errors import ServiceError
+
+TIE_RULE_WORDS = {
+    League.TieRule.SHARE_BEST: "Tied players all get the points of the best place they share",
+    League.TieRule.SPLIT: "Tied players split the points of the places they cover",
+}
+TIE_BREAK_WORDS = {
+    "wins": "more wins",
+    "average_score": "higher average score",
+    "head_to_head": "ahead more often in games between them",
+}
+GUEST_NAME_MAX = 64
+
+
+def add_service_error(form: forms.Form, error: ServiceError, *, fields: dict[str, str]) -> None:
+    """Show ``error`` on the form field its ``detail.field`` maps to (or above the form)."""
+    service_field = str(error.detail.get("field", ""))
+    target = fields.get(service_field) or fields.get(service_field.split(".")[0])
+    form.add_error(target if target in form.fields else None, error.message)
+
+
+class ClubCreateForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    slug = forms.SlugField(
+        max_length=64,
+        required=False,
+        label="Web address",
+        help_text="Letters, digits and hyphens, for /clubs/…/; made from the name if left empty.",
+    )
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("slug") and data.get("name"):
+            data["slug"] = slugify(data["name"])[:64]
+            if not data["slug"]:
+                self.add_error("slug", "Choose a web address made of letters and digits.")
+        return data
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(
+        choices=[(Membership.Role.MEMBER, "Member"), (Membership.Role.ADMIN, "Admin")],
+        initial=Membership.Role.MEMBER,
+        label="Joins as",
+    )
+    max_uses = forms.IntegerField(
+        min_value=1, required=False, label="How many people may use it", help_text="Empty: any."
+    )
+    days = forms.IntegerField(
+        min_value=1, max_value=365, required=False, label="Valid for (days)", initial=14
+    )
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    return [(engine.slug, engine.name) for engine in all_engines()]
+
+
+class LeagueCreateForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    slug = forms.SlugField(
+        max_length=64,
+        required=False,
+        label="Web address",
+        help_text="Made from the name if left empty.",
+    )
+    game = forms.ChoiceField(choices=_game_choices)
+    points_per_place = forms.CharField(
+        initial="3, 2, 1, 0",
+        label="Points per place",
+        help_text="For 1st, 2nd, 3rd… separated by commas; later places get 0.",
+    )
+    tie_rule = forms.ChoiceField(
+        choices=list(TIE_RULE_WORDS.items()), widget=forms.RadioSelect, initial="share_best"
+    )
+    min_games = forms.IntegerField(min_value=0, initial=0, label="Games needed to be ranked")
+    tie_breaks = forms.MultipleChoiceField(
+        choices=list(TIE_BREAK_WORDS.items()),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="Equal points: ahead is who has",
+        help_text="Checked ones apply in this order.",
+    )
+    options = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        label="House rules (JSON, optional)",
+        help_text='Options unlike the defaults, e.g. {"max_rounds": 15}; empty: standard rules.',
+    )
+
+    def clean_points_per_place(self) -> list[int]:
+        text = self.cleaned_data["points_per_place"]
+        try:
+            points = [int(part) for part in text.replace(";", ",").split(",") if part.strip()]
+        except ValueError:
+            raise forms.ValidationError(
+                "Type whole numbers separated by commas, e.g. 3, 2, 1, 0."
+            ) from None
+        if not points:
+            raise forms.ValidationError("Give the points of at least the first place.")
+        return points
+
+    def clean_options(self) -> dict[str, Any]:
+        text = self.cleaned_data["options"].strip()
+        if not text:
+            return {}
+        try:
+            options = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(f"This is not valid JSON ({exc.msg}).") from None
+        if not isinstance(options, dict):
+            raise forms.ValidationError('House rules are an object, e.g. {"max_rounds": 15}.')
+        return options
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("slug") and data.get("name"):
+            data["slug"] = slugify(data["name"])[:64]
+            if not data["slug"]:
+                self.add_error("slug", "Choose a web address made of letters and digits.")
+        return data
+
+
+class SeasonCreateForm(forms.Form):
+    league = forms.ChoiceField(choices=[])
+    name = forms.CharField(max_length=100, initial="")
+    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="Starts on")
+    ends_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="Ends on")
+
+    def __init__(self, *args: Any, leagues: list[League], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        league_field = self.fields["league"]
+        assert isinstance(league_field, forms.ChoiceField)
+        league_field.choices = [(league.slug, league.name) for league in leagues]
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(max_length=500, label="Why is this game voided?")
+
+
+class TableGameForm(forms.Form):
+    """One row per possible seat: a member (or a guest's name) and the final score.
+
+    Empty rows are skipped, so a three-player game leaves the last rows blank.
+    """
+
+    played_at = forms.DateTimeField(
+        label="Played",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"],
+    )
+    duration_minutes = forms.IntegerField(
+        min_value=1,
+        max_value=24 * 60,
+        required=False,
+        label="Minutes played (optional)",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def __init__(
+        self, *args: Any, game: str, members: list[tuple[str, str]], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        engine = get_engine(game)
+        self.min_players, self.max_players = engine.min_players, engine.max_players
+        self.member_handles = {handle for handle, _ in members}
+        choices = [("", "—"), *members]
+        self.seat_names = []
+        for seat in range(self.max_players):
+            self.fields[f"player_{seat}"] = forms.ChoiceField(
+                choices=choices, required=False, label=f"Player {seat + 1}"
+            )
+            self.fields[f"guest_{seat}"] = forms.CharField(
+                max_length=GUEST_NAME_MAX,
+                required=False,
+                label=f"or guest {seat + 1}",
+                widget=forms.TextInput(
+                    attrs={"placeholder": "guest's name", "autocomplete": "off"}
+                ),
+            )
+            self.fields[f"score_{seat}"] = forms.IntegerField(
+                required=False,
+                label=f"Score {seat + 1}",
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "-?[0-9]*"}),
+            )
+            self.seat_names.append((f"player_{seat}", f"guest_{seat}", f"score_{seat}"))
+        if not self.is_bound:
+            self.initial.setdefault(
+                "played_at", timezone.localtime().replace(second=0, microsecond=0)
+            )
+
+    def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
+        return [(self[p], self[g], self[s]) for p, g, s in self.seat_names]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        seats: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for number, (player_key, guest_key, score_key) in enumerate(self.seat_names, start=1):
+            handle = data.get(player_key) or ""
+            guest = (data.get(guest_key) or "").strip()
+            score = data.get(score_key)
+            if not handle and not guest:
+                if score is not None:
+                    self.add_error(player_key, f"Who scored {score} in row {number}?")
+                continue
+            if handle and guest:
+                self.add_error(guest_key, f"Row {number}: pick a member or type a guest, not both.")
+                continue
+            if guest and guest in self.member_handles:
+                self.add_error(guest_key, f"{guest} is a member: pick them from the list.")
+                continue
+            name = handle or guest
+            if name in seen:
+                self.add_error(player_key if handle else guest_key, f"{name} is listed twice.")
+                continue
+            seen.add(name)
+            if score is None:
+                self.add_error(score_key, f"Type {name}'s final score.")
+                continue
+            seats.append({"row": number - 1, "name": name, "guest": bool(guest), "score": score})
+        if not self.errors and not self.min_players <= len(seats) <= self.max_players:
+            self.add_error(
+                None,
+                f"This game needs {self.min_players} to {self.max_players} players; "
+                f"{len(seats)} are filled in.",
+            )
+        data["seats"] = seats
+        return data
+
+    def add_service_error(self, error: ServiceError) -> None:
+        """Put a refusal of the stored record next to the row or field it is about."""
+        field = str(error.detail.get("field", ""))
+        seat = error.detail.get("seat")
+        seats = self.cleaned_data.get("seats") or []
+        row = seats[seat]["row"] if isinstance(seat, int) and 0 <= seat < len(seats) else None
+        if field.startswith("result.duration"):
+            target: str | None = "duration_minutes"
+        elif error.code in {"outside_season", "played_at_missing", "no_season"}:
+            target = "played_at"
+        elif row is not None and field.startswith("result"):
+            target = f"score_{row}"
+        elif row is not None:
+            target = f"player_{row}"
+        else:
+            target = None
+        message = error.message
+        if row is not None and isinstance(seat, int):
+            message = message.replace(f"Seat {seat} ", f"{seats[seat]['name']} ", 1)
+        self.add_error(target, message)
+
+    def document(self, *, game: str, options: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
+        """The result-only giftlog this form describes, and its guest seats."""
+        seats = self.cleaned_data["seats"]
+        result: dict[str, Any] = {"scores": [seat["score"] for seat in seats]}
+        if self.cleaned_data.get("duration_minutes"):
+            result["duration_minutes"] = self.cleaned_data["duration_minutes"]
+        document = {
+            "format": "giftlog/1",
+            "game": game,
+            "options": options,
+            "players": [seat["name"] for seat in seats],
+            "meta": {"played_at": self.cleaned_data["played_at"].isoformat()},
+            "result": result,
+        }
+        return document, [n for n, seat in enumerate(seats) if seat["guest"]]
