@@ -34,3 +34,19 @@ def test_a_deployment_without_a_secret_key_is_refused_with_a_clear_message():
     done = _manage("check", DEBUG="0")
     assert done.returncode != 0
     assert "SECRET_KEY must be set" in done.stderr
+
+
+def test_deploy_checks_are_clean_with_production_settings():
+    secret = "x" * 60 + "-a-long-random-production-secret"
+    for tls in ("0", "1"):
+        done = _manage(
+            "check",
+            "--deploy",
+            "--fail-level",
+            "WARNING",
+            SECRET_KEY=secret,
+            DEBUG="0",
+            ALLOWED_HOSTS="giftbox.example",
+            TLS=tls,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
