@@ -77,6 +77,7 @@ def api_token_touch(*, token: ApiToken) -> None:
         token.last_used_at = now
 
 
+@transaction.atomic
 def player_merge(*, keep: Player, merge: list[Player]) -> int:
     """Merge players who are one person into ``keep``; returns how many seats moved.
 

@@ -8,7 +8,14 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-STRIPPED = ("SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL")
+STRIPPED = (
+    "SECRET_KEY",
+    "DEBUG",
+    "DJANGO_SETTINGS_MODULE",
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",  # set for the browser tests in this process; not a deployment's
+)
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
