@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Avg, Count, Min, Q
+from django.db.models import Avg, Count, Min, Q, QuerySet
 
 from analytics.models import GameSummary, PlayerResult
 from replays.models import Record
@@ -45,6 +45,11 @@ def game_variants(*, game: str) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
+
+
+def variant_record_ids(*, variant: str) -> QuerySet[PlayerResult]:
+    """The ids of the records played under one rules variant (a subquery, not a list)."""
+    return PlayerResult.objects.filter(variant=variant, seat=0).values("record")
 
 
 def variant_players(*, game: str, variant: str) -> list[dict[str, Any]]:

@@ -7,7 +7,6 @@ from django.shortcuts import render
 
 from analytics import selectors
 from analytics.charts import score_distribution_html
-from analytics.models import PlayerResult
 from games.registry import UnknownGame, all_engines, get_engine
 from replays.pages import record_row, variant_words
 from replays.selectors import record_list
@@ -40,9 +39,7 @@ def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     chart = score_distribution_html(scores, title=title) if scores else ""
     records = record_list(game=slug)
     if chosen is not None:
-        records = records.filter(
-            pk__in=PlayerResult.objects.filter(variant=chosen, seat=0).values("record")
-        )
+        records = records.filter(pk__in=selectors.variant_record_ids(variant=chosen))
     return render(
         request,
         "analytics/game.html",

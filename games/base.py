@@ -43,7 +43,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol, TypedDict, runtime_checkable
 
@@ -212,6 +212,22 @@ def card_ids_in(value: Any, catalog: Mapping[str, Any]) -> set[str]:
         elif isinstance(item, list | tuple):
             stack.extend(item)
     return found
+
+
+def and_list(words: Iterable[str]) -> str:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cy': how a sentence lists things."""
+    items = list(words)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th... 11th, 12th, 13th, 21st."""
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
 
 
 def seat_ref(seat: int) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
-from games.base import CardInfo, seat_ref
+from games.base import CardInfo, and_list, ordinal, seat_ref
 from games.secret_santa import (
     CHOC,
     COLOUR,
@@ -100,13 +100,6 @@ CATEGORY_NAMES: dict[str, str] = {
 # -- small phrases -------------------------------------------------------------------
 
 
-def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th... 11th, 12th, 13th, 21st."""
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
 
 
 def points(value: int) -> str:
@@ -133,10 +126,6 @@ def cards_phrase(cards: Sequence[str]) -> str:
     return and_list(parts)
 
 
-def and_list(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _is_seat(value: Any) -> TypeGuard[int]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.cache import cache
 
-from games.base import CHANCE, SEAT_PLACEHOLDER, Engine
+from games.base import CHANCE, SEAT_PLACEHOLDER, Engine, and_list
 from games.play import replay_states
 from games.registry import get_engine
 from replays.models import Record
@@ -45,9 +45,7 @@ def scores_shown(engine: Engine, state: Any, seat: int | None) -> list[int] | No
 
 
 def setup_sentence(engine: Engine, players: Sequence[str]) -> str:
-    names = list(players)
-    listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
-    return f"{engine.name} for {len(names)} players: {listed}."
+    return f"{engine.name} for {len(players)} players: {and_list(players)}."
 
 
 def timeline_entries(

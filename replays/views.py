@@ -13,9 +13,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.clickjacking import xframe_options_exempt
 
+from games.base import and_list
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import live as live_play
 from replays import rules, selectors
+from replays.api.live_views import seat_token
 from replays.errors import NotFound, ServiceError
 from replays.models import LiveGame, Record
 from replays.pages import variant_words
@@ -31,7 +33,7 @@ def _result_words(record: Record, players: list[str]) -> str:
         return ""
     best = max(scores) if scores else None
     verb = "wins" if len(winners) == 1 else "share the win"
-    names = " and ".join(winners)
+    names = and_list(winners)
     return f"{names} {verb}" + (f" with {best} points." if best is not None else ".")
 
 
@@ -136,15 +138,10 @@ def live_game_page(request: HttpRequest, live_id: int) -> HttpResponse:
 
 def live_table_fragment(request: HttpRequest, live_id: int) -> HttpResponse:
     """The live table as the token's seat sees it (token in the Authorization header)."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
+    token = seat_token(request)
     try:
         live = live_play.live_game_get(live_id=live_id)
-        seat = (
-            live_play.live_seat_authenticate(live, token.strip())
-            if scheme.lower() == "seat" and token.strip()
-            else None
-        )
+        seat = live_play.live_seat_authenticate(live, token) if token else None
         html = live_play.live_game_table(live, seat=seat)
     except ServiceError as exc:
         return HttpResponse(exc.message, status=exc.status, content_type="text/plain")

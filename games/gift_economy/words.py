@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.base import CHANCE, CardInfo, seat_ref
+from games.base import and_list as base_and_list
 from games.gift_economy.cards import (
     CARDS,
     DISCARD_CHOICE,
@@ -108,11 +109,7 @@ def name(card: Any) -> str:
 
 def and_list(items: Iterable[str]) -> str:
     words = list(items)
-    if not words:
-        return "nothing"
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return base_and_list(words) if words else "nothing"
 
 
 def card_list(cards: Iterable[Any]) -> str:

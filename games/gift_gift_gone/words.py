@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.base import CardInfo, Event, seat_ref
+from games.base import CardInfo, Event, and_list, ordinal, seat_ref
 from games.gift_gift_gone.cards import COPIES, GIFT_OF, GIFTS, NAME, VALUE, card_id
 
 JSON = Any
@@ -110,15 +110,8 @@ def cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
-def and_list(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def grouped(card_ids: list[str]) -> list[str]:

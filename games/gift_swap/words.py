@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import CardInfo, Event, seat_ref
+from games.base import CardInfo, Event, and_list, seat_ref
+from games.base import ordinal as base_ordinal
 from games.gift_swap.cards import CARDS, GREEN, NEON, POLAROID, RED, REGIFT, REWRAP, TRADE
 
 JSON = Any
@@ -86,16 +87,9 @@ CATALOG: dict[str, CardInfo] = {card_id: _info(card_id) for card_id in CARDS}
 
 def ordinal(index: int) -> str:
     """0 -> '1st', 1 -> '2nd', 2 -> '3rd', 3 -> '4th' (positions from the left)."""
-    number = index + 1
-    suffixes = {1: "st", 2: "nd", 3: "rd"}
-    suffix = "th" if 10 <= number % 100 <= 20 else suffixes.get(number % 10, "th")
-    return f"{number}{suffix}"
+    return base_ordinal(index + 1)
 
 
-def and_list(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def card_name(card: Any) -> str | None:

@@ -12,10 +12,11 @@ with its grid number ("gift 2 (Kazoo)"), as players do at the table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from games.base import CardInfo, Event, seat_ref
+from games.base import and_list as _and
 from games.gift_trap.cards import (
     CARD_PACK,
     NO_MATCH_VALUE,
@@ -58,10 +59,6 @@ CATALOG: dict[str, CardInfo] = _catalog()
 
 
 # -- small helpers ---------------------------------------------------------------------
-def _and(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _seat(value: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.http import HttpRequest
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -25,7 +26,8 @@ SEAT_HEADER = OpenApiParameter(
 ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422), ErrorSerializer)
 
 
-def seat_token(request: Request) -> str | None:
+def seat_token(request: Request | HttpRequest) -> str | None:
+    """The token of ``Authorization: Seat <token>`` (API and page requests alike), or None."""
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() if scheme.lower() == "seat" and token.strip() else None

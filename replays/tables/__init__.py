@@ -12,7 +12,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from games.base import CHANCE, Engine
+from games.base import CHANCE, Engine, and_list
 from games.play import waiting_for
 from games.registry import get_engine
 from replays.tables.kit import Html, Table, el
@@ -106,7 +106,7 @@ def table_draw(table: Table, *, moves: list[dict[str, Any]] | None = None) -> Ht
 def _moves_list(table: Table, moves: list[dict[str, Any]]) -> Html:
     """'What Ben may do (6 moves)': each legal move in words, folded away."""
     seats = list(dict.fromkeys(move["seat"] for move in moves))
-    who = "you" if seats == [table.seat] else _and([table.name(s) for s in seats])
+    who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
     count = f"{len(moves)} move" + ("s" if len(moves) != 1 else "")
     items = []
     for move in moves:
@@ -137,9 +137,9 @@ def turn_sentence(table: Table) -> str:
         return "Nobody is to move."
     if table.seat is not None and table.seat in seats:
         others = [table.name(s) for s in seats if s != table.seat]
-        return "Your move." if not others else f"Your move (also waiting for {_and(others)})."
+        return "Your move." if not others else f"Your move (also waiting for {and_list(others)})."
     names = [table.name(s) for s in seats]
-    return f"{_and(names)} to move." if len(names) == 1 else f"Waiting for {_and(names)}."
+    return f"{and_list(names)} to move." if len(names) == 1 else f"Waiting for {and_list(names)}."
 
 
 def _result_sentence(table: Table) -> str:
@@ -148,10 +148,4 @@ def _result_sentence(table: Table) -> str:
     scores = result.get("scores") or []
     parts = ", ".join(f"{table.name(s)} {score}" for s, score in enumerate(scores))
     verb = "wins" if len(winners) == 1 else "share the win"
-    return f"Game over: {_and(winners)} {verb}. Final scores: {parts}."
-
-
-def _and(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return f"Game over: {and_list(winners)} {verb}. Final scores: {parts}."

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.base import ordinal
 from games.gift_economy.cards import GOAL, ORDER, RES, RESOURCES, SPECIALS
 from games.gift_economy.words import ICON, resource_phrase
 from replays.tables.kit import Html, Table, el
@@ -327,7 +328,7 @@ def _ranking(table: Table) -> Html | None:
         totals = pts[seat] if seat < len(pts) else []
         spread = ", ".join(f"{res} {t}" for res, t in zip(RESOURCES, totals, strict=False))
         line = [
-            el("b", f"{_ordinal(rank)}{' (shared)' if shared else ''}"),
+            el("b", f"{ordinal(rank)}{' (shared)' if shared else ''}"),
             f" {'🏆 ' if rank == 1 else ''}{table.name(seat)}: score {scores[seat]} of 48",
         ]
         if spread:
@@ -344,8 +345,6 @@ def _ranking(table: Table) -> Html | None:
     return table.zone("Final ranking", el("p", why, cls="ge-rule"), el("ol", *rows), cls="ge-rank")
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 # -- the status line ------------------------------------------------------------------------

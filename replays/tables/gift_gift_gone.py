@@ -18,14 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.base import ordinal
 from replays.tables.kit import Html, Table, el, points
 
 DRAWING = ("draw", "discard")
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def _cards(n: int) -> str:
@@ -194,7 +192,7 @@ def _trade(table: Table) -> Html | str:
         order = trade.get("order")
         shown: list[Html] = []
         for p in range(positions):
-            key, label = f"pick-{p}", f"{_ordinal(p + 1)} card"
+            key, label = f"pick-{p}", f"{ordinal(p + 1)} card"
             if isinstance(order, list) and p < len(order):
                 shown.append(table.card(order[p], key=key, note=label, down=True))
             else:
