@@ -1,29 +1,39 @@
-"""Plotly figures for the dashboards, rendered without plotly.js (we serve it ourselves)."""
+"""The dashboards' figures, as chartkit charts (plain Plotly JSON drawn by charts.js)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
-import plotly.graph_objects as go
+from analytics.chartkit import chart
 
 
-def score_distribution_html(scores: list[tuple[int, int]], *, title: str) -> str:
-    """A histogram of final scores, one trace per player count."""
+def score_distribution_chart(scores: list[tuple[int, int]], *, title: str) -> dict[str, Any]:
+    """Final scores as one box per table size, side by side, so no size hides another."""
     by_count: dict[int, list[int]] = defaultdict(list)
     for num_players, score in scores:
         by_count[num_players].append(score)
-    figure = go.Figure()
-    for num_players in sorted(by_count):
-        figure.add_trace(
-            go.Histogram(x=by_count[num_players], name=f"{num_players} players", opacity=0.75)
-        )
-    figure.update_layout(
+    traces = [
+        {
+            "type": "box",
+            "name": f"{n} players",
+            "y": by_count[n],
+            "boxpoints": "outliers",
+            "hovertemplate": f"%{{y}} points, a final score at a {n}-player table<extra></extra>",
+        }
+        for n in sorted(by_count)
+    ]
+    return chart(
+        chart_id="score-distribution",
         title=title,
-        barmode="overlay",
-        xaxis_title="final score",
-        yaxis_title="seats",
-        legend_title="table size",
-        margin={"l": 40, "r": 20, "t": 60, "b": 40},
-        height=420,
+        traces=traces,
+        x_title="table size",
+        y_title="final score (points)",
+        csv_header=["players at the table", "final score"],
+        csv_rows=sorted(scores),
+        layout={"showlegend": False},
+        description=(
+            "Each box spans the middle half of the final scores at that table size; the line "
+            "inside is the median."
+        ),
     )
-    return figure.to_html(full_html=False, include_plotlyjs=False, div_id="score-distribution")

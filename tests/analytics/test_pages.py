@@ -19,7 +19,14 @@ def test_dashboard_shows_a_plotly_chart_of_stored_scores(client, make_document):
     html = page.content.decode()
     assert '<script src="/static/plotly/plotly.min.js"></script>' in html
     assert 'id="score-distribution"' in html
-    assert "Plotly.newPlot" in html
+    # The figure travels as JSON data, drawn by our static charts.js: no inline code.
+    assert '<script id="score-distribution-figure" type="application/json">' in html
+    assert "/static/analytics/charts.js" in html
+    assert "Plotly.newPlot" not in html
+    scores = sorted(s for d in documents for s in record_submit(document=d)[0].result["scores"])
+    assert html.count('"final score"') == 1  # the CSV header, once
+    for score in scores:
+        assert f", {score}]" in html
     assert "3 games recorded" in html
     for name in documents[0]["players"]:
         assert f"<td>{name}</td>" in html
