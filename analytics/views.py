@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from analytics import selectors
-from analytics.charts import score_distribution_html
+from analytics.charts import score_distribution_chart
 from games.registry import UnknownGame, all_engines, get_engine
 from replays.pages import record_row, variant_words
 from replays.selectors import record_list
@@ -36,7 +36,7 @@ def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     if chosen is not None:
         words = next(v["words"] for v in variants if v["key"] == chosen)
         title += f" ({words})"
-    chart = score_distribution_html(scores, title=title) if scores else ""
+    chart = score_distribution_chart(scores, title=title) if scores else None
     records = record_list(game=slug)
     if chosen is not None:
         records = records.filter(pk__in=selectors.variant_record_ids(variant=chosen))

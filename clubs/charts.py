@@ -6,16 +6,19 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from analytics.charts import chart_context
 
-def standings_chart_html(
+
+def standings_chart(
     history: list[dict[str, Any]], *, names: dict[str, str], title: str
-) -> str:
-    """A line per player over the season's games, rendered without plotly.js (served by us).
+) -> dict[str, Any]:
+    """A line per player over the season's games, as analytics/_chart.html's ``chart``.
 
     ``history`` is :func:`clubs.selectors.standings_history`; ``names`` maps a
     handle to the name the page shows. A player's line starts at their first game.
     """
     figure = go.Figure()
+    rows: list[list[Any]] = [["game", "played on", "player", "points"]]
     handles = sorted(
         {h for point in history for h in point["points"]}, key=lambda h: names.get(h, h).lower()
     )
@@ -32,6 +35,7 @@ def standings_chart_html(
             xs.append(number)
             ys.append(points)
             texts.append(f"{name}: {points} points after game {number}{when}")
+            rows.append([number, f"{played:%Y-%m-%d}" if played else "", name, points])
         figure.add_trace(
             go.Scatter(
                 x=xs, y=ys, name=name, mode="lines+markers", hovertext=texts, hoverinfo="text"
@@ -48,9 +52,7 @@ def standings_chart_html(
         xaxis={"dtick": 1 if len(history) <= 12 else None, "rangemode": "tozero"},
         yaxis={"rangemode": "tozero"},
     )
-    return figure.to_html(
-        full_html=False,
-        include_plotlyjs=False,
-        div_id="standings-chart",
-        config={"responsive": True, "displaylogo": False},
+    rows[1:] = sorted(rows[1:], key=lambda row: (row[0], str(row[2]).lower()))
+    return chart_context(
+        chart_id="standings-chart", figure=figure, csv=rows, csv_name="standings.csv"
     )

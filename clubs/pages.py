@@ -357,11 +357,11 @@ def league_page(request: HttpRequest, slug: str, league_slug: str) -> HttpRespon
             ],
             games=_game_rows(list(selectors.season_entries(season=season)), with_league=False),
             chart=(
-                charts.standings_chart_html(
+                charts.standings_chart(
                     history, names=names, title=f"Points through {season.name}"
                 )
                 if history
-                else ""
+                else None
             ),
         )
     return render(request, "clubs/league.html", context)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from analytics import views as analytics_views
 from clubs import urls as clubs_urls
@@ -28,7 +28,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/docs/",
-        SpectacularSwaggerView.as_view(url_name="schema", template_name="api_docs.html"),
+        # The split view serves Swagger UI's start-up code as a script file
+        # (/api/docs/?script), not inline: the content security policy refuses inline code.
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api_docs.html"),
         name="swagger-ui",
     ),
     path("accounts/", include("accounts.urls")),
