@@ -8,6 +8,8 @@ from replays import pages as replays_pages
 from replays import views as replays_views
 from replays.api.views import api_not_found
 
+handler500 = "config.database_unavailable.server_error"
+
 urlpatterns = [
     path("", analytics_views.home, name="home"),
     path("games/<slug:slug>/", analytics_views.game_dashboard, name="game-dashboard"),
