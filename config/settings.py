@@ -62,8 +62,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.database_unavailable.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -71,6 +73,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# Who may frame the replay embed (/records/<id>/embed/): any site by default, since
+# clubs put it in their own pages. Every other page may not be framed at all.
+CSP_EMBED_FRAME_ANCESTORS = os.environ.get("CSP_EMBED_FRAME_ANCESTORS", "*")
 
 ROOT_URLCONF = "config.urls"
 # A giftlog of the longest games is well under 2 MB; bulk NDJSON may be larger.

@@ -1,12 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from analytics import views as analytics_views
 from clubs import urls as clubs_urls
 from replays import pages as replays_pages
 from replays import views as replays_views
 from replays.api.views import api_not_found
+
+handler500 = "config.database_unavailable.server_error"
 
 urlpatterns = [
     path("", analytics_views.home, name="home"),
@@ -28,7 +30,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/docs/",
-        SpectacularSwaggerView.as_view(url_name="schema", template_name="api_docs.html"),
+        # The split view serves Swagger UI's start-up code as a script file
+        # (/api/docs/?script), not inline: the content security policy refuses inline code.
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api_docs.html"),
         name="swagger-ui",
     ),
     path("accounts/", include("accounts.urls")),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -26,6 +28,21 @@ _DRF_CODES: dict[type[exceptions.APIException], str] = {
 }
 
 
+logger = logging.getLogger(__name__)
+
+# How long a client should wait before trying again when the database is away.
+DATABASE_RETRY_AFTER = 5
+
+
+def database_unavailable_body() -> dict[str, Any]:
+    """The 503 answer while the database is away: no exception text (it names hosts)."""
+    return error_body(
+        "database_unavailable",
+        "The database is not answering; nothing was stored. Try again in a moment.",
+        {"retry_after": DATABASE_RETRY_AFTER},
+    )
+
+
 def error_body(code: str, message: str, detail: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"code": code, "message": message, "detail": detail or {}}
 
@@ -37,6 +54,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(
             error_body("too_large", "The request body is larger than this server accepts."),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, OperationalError | InterfaceError):
+        logger.warning("database unavailable: %s", exc)
+        return Response(
+            database_unavailable_body(),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
         )
     if isinstance(exc, Http404):
         return Response(error_body("not_found", "Not found."), status=status.HTTP_404_NOT_FOUND)
