@@ -149,6 +149,7 @@ class Engine(Protocol):
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> Any: ...
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any: ...
+    def apply_trusted(self, state: Any, event: Mapping[str, Any]) -> Any: ...
     def to_move(self, state: Any) -> list[Actor]: ...
     def legal_events(self, state: Any, seat: int) -> list[Event]: ...
     def sample_chance(self, state: Any, rng: random.Random) -> Event: ...
@@ -263,6 +264,18 @@ class BaseEngine:
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
         actor = self.check_envelope(state, event)
         return self._apply(state, dict(event), actor)
+
+    # -- trusted entry point ---------------------------------------------------------
+    def apply_trusted(self, state: Any, event: Mapping[str, Any]) -> Any:
+        """Apply an event of a log this engine has already validated (a stored record).
+
+        Like python-chess's ``push()`` next to ``push_san()``: the envelope checks
+        (event type, actor, game over, whose turn) are skipped, and engines may skip
+        more, so an event that was never validated can raise anything or build a
+        state the rules do not allow. The state returned for a valid event is the
+        one ``apply`` returns. Never use it for an upload or a live event.
+        """
+        return self._apply(state, event, event["by"])  # type: ignore[arg-type]
 
     def check_envelope(self, state: Any, event: Mapping[str, Any]) -> Actor:
         if not isinstance(event, Mapping):
