@@ -151,6 +151,7 @@ class Engine(Protocol):
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any: ...
     def apply_trusted(self, state: Any, event: Mapping[str, Any]) -> Any: ...
     def may_act(self, state: Any, actor: Actor) -> bool: ...
+    def refuse_mover(self, state: Any, event: Mapping[str, Any], actor: Actor) -> None: ...
     def to_move(self, state: Any) -> list[Actor]: ...
     def legal_events(self, state: Any, seat: int) -> list[Event]: ...
     def sample_chance(self, state: Any, rng: random.Random) -> Event: ...
@@ -312,12 +313,20 @@ class BaseEngine:
             who = "chance" if kind in self.chance_event_types else "a seat"
             raise IllegalEvent(NOT_YOUR_TURN, f"A {kind!r} event is made by {who}.")
         if not self.may_act(state, actor):
+            self.refuse_mover(state, event, actor)
             movers = self.to_move(state)
             waiting = ", ".join("chance" if m == CHANCE else f"seat {m}" for m in movers)
             raise IllegalEvent(
                 NOT_YOUR_TURN, f"It is not {_actor_name(actor)}'s turn; waiting for {waiting}."
             )
         return actor
+
+    def refuse_mover(self, state: Any, event: Mapping[str, Any], actor: Actor) -> None:
+        """Called when ``actor`` may not move now, before ``not_your_turn`` is raised.
+
+        An engine raises a more telling refusal here when it has one (GiftTRAP says
+        a second GiftTRAP card is ``gifttrap_used``); by default it does nothing.
+        """
 
     def may_act(self, state: Any, actor: Actor) -> bool:
         """``actor in self.to_move(state)``; engines answer it without building the list.

@@ -21,7 +21,6 @@ from games.base import (
     CHANCE,
     JSON,
     MALFORMED_EVENT,
-    NOT_YOUR_TURN,
     BaseEngine,
     CardInfo,
     Event,
@@ -245,21 +244,15 @@ class GiftTrapEngine(BaseEngine):
         return out
 
     # -- applying events ------------------------------------------------------------
-    def check_envelope(self, state: GiftTrapState, event: Mapping[str, Any]) -> Any:
-        """The shared checks, but a refused GiftTRAP says why (I10).
+    def refuse_mover(self, state: GiftTrapState, event: Mapping[str, Any], actor: Any) -> None:
+        """A refused GiftTRAP says why (I10).
 
         A seat whose card is played is no longer a possible mover, so the shared
         check would answer a second GiftTRAP with ``not_your_turn``; the player
         is told ``gifttrap_used`` (or ``expert_cards_off``, ``wrong_phase``) instead.
         """
-        try:
-            return super().check_envelope(state, event)
-        except IllegalEvent as refusal:
-            if refusal.code == NOT_YOUR_TURN and event.get("do") == "gifttrap":
-                by = event.get("by")
-                if isinstance(by, int):
-                    self._check_trap_card(state, by)
-            raise
+        if event.get("do") == "gifttrap" and isinstance(actor, int):
+            self._check_trap_card(state, actor)
 
     def _check_trap_card(self, s: GiftTrapState, by: int) -> None:
         check_phase(s, *ROUND_PHASES)
