@@ -1,0 +1,510 @@
+"""Ratings with openskill's Plackett-Luce model, per game, per club and per league season.
+
+A scope's ratings are a pure function of the set of records that count in it,
+applied one by one in order of ``(played_at or created_at, record id)``. The
+stored state (:class:`~analytics.models.RatingHistory` after each record and
+:class:`~analytics.models.PlayerRating` now) is a cache of that function:
+
+- a record whose key sorts after the scope's last applied record is *appended*
+  (one ``rate`` call, one row per seat);
+- one that sorts before it (late), whose result changed (a correction), or that
+  no longer counts (a void, a simulated record) makes the scope *recompute from
+  its point*: the history from that key on is thrown away, each player's state
+  is restored from their last history row before it, and every record that
+  counts in the scope from that key on is applied again.
+
+Which records count: the game scope takes every record of the game that is not
+simulated (``Record.simulated``); a club scope (club, game) the records with a
+not voided entry in any season of the club's leagues; a season scope those with
+a not voided entry in that season. Clubs announce an entry, a void or an
+un-void through the record outbox (``replays.models.Announcement``, task
+``analytics.record_ingest``), so ``clubs`` never imports ``analytics``.
+
+Several workers at once: every write to a scope happens under
+``select_for_update`` on its :class:`~analytics.models.RatingScope` row, scopes
+are locked in key order (no deadlock between two records), and the unique
+(scope, record) application makes a second delivery a no-op.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
+from openskill.models import PlackettLuce
+
+from analytics.models import PlayerRating, RatingApplication, RatingHistory, RatingScope
+from clubs.models import SeasonEntry
+from replays.models import Record, Seat
+
+CHUNK = 2000
+Key = tuple[datetime, int]  # (order_at, record id)
+
+
+def rating_model() -> PlackettLuce:
+    """The model every scope uses: openskill's defaults (mu 25, sigma 25/3, beta 25/6)."""
+    return PlackettLuce()
+
+
+MODEL = rating_model()
+
+# Set while ``analytics_rebuild`` re-ingests every record: it recomputes every
+# scope once at the end instead of once per late record.
+_deferred: contextvars.ContextVar[bool] = contextvars.ContextVar("ratings_deferred", default=False)
+
+
+@contextmanager
+def ratings_deferred() -> Iterator[None]:
+    """Inside this block :func:`ratings_apply` does nothing; run :func:`ratings_rebuild` after."""
+    token = _deferred.set(True)
+    try:
+        yield
+    finally:
+        _deferred.reset(token)
+
+
+@dataclass
+class PlayerState:
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    score_total: int = 0
+    last_at: datetime | None = None
+
+    @property
+    def ordinal(self) -> float:
+        """The leaderboard number: mu - 3 sigma (a rating we are about 99.7% sure is exceeded)."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a record tells a rating: who sat where, their ranks (1 = best, ties shared), scores."""
+
+    record_id: int
+    order_at: datetime
+    players: tuple[int, ...]
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: frozenset[int]
+
+    @property
+    def key(self) -> Key:
+        return (self.order_at, self.record_id)
+
+    @property
+    def rateable(self) -> bool:
+        """Two or more distinct players: a game of one, or against oneself, says nothing."""
+        return len(self.players) >= 2 and len(set(self.players)) == len(self.players)
+
+    @property
+    def fingerprint(self) -> str:
+        text = json.dumps([self.players, self.ranks, self.scores], separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def outcome_of(
+    *, record_id: int, order_at: datetime, result: dict[str, Any], seats: Iterable[tuple[int, int]]
+) -> Outcome:
+    """``seats`` are (seat, player id) pairs; ``result`` is the record's stored result."""
+    players = tuple(player for _, player in sorted(seats))
+    n = len(players)
+    ranks = tuple(int(r) for r in (result.get("ranks") or [1] * n)[:n])
+    scores = tuple(int(s) for s in (result.get("scores") or [0] * n)[:n])
+    return Outcome(
+        record_id, order_at, players, ranks, scores, frozenset(result.get("winners", []))
+    )
+
+
+def rate(states: list[PlayerState], ranks: tuple[int, ...]) -> list[tuple[float, float]]:
+    """New (mu, sigma) for each seat: one Plackett-Luce update, each player a team of one."""
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in states]
+    rated = MODEL.rate(teams, ranks=list(ranks))
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+# --- which scopes a record counts in ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScopeSpec:
+    key: str
+    kind: str
+    game: str
+    club_id: int | None = None
+    season_id: int | None = None
+
+
+def game_scope_key(game: str) -> str:
+    return f"game:{game}"
+
+
+def club_scope_key(club_id: int, game: str) -> str:
+    return f"club:{club_id}:{game}"
+
+
+def season_scope_key(season_id: int) -> str:
+    return f"season:{season_id}"
+
+
+def record_scope_specs(*, record: Record) -> dict[str, ScopeSpec]:
+    """The scopes ``record`` should count in now (none when it is simulated)."""
+    if record.simulated:
+        return {}
+    specs = {
+        game_scope_key(record.game): ScopeSpec(game_scope_key(record.game), "game", record.game)
+    }
+    entries = SeasonEntry.objects.filter(record=record, voided_at__isnull=True).values_list(
+        "season_id", "season__league__club_id"
+    )
+    for season_id, club_id in entries:
+        key = season_scope_key(season_id)
+        specs[key] = ScopeSpec(key, "season", record.game, club_id, season_id)
+        key = club_scope_key(club_id, record.game)
+        specs[key] = ScopeSpec(key, "club", record.game, club_id)
+    return specs
+
+
+def scope_records(scope: RatingScope) -> QuerySet[Record]:
+    """The records that count in ``scope``, each with its ``order_at``, in application order."""
+    records = Record.objects.filter(game=scope.game, simulated=False)
+    entries = SeasonEntry.objects.filter(voided_at__isnull=True)
+    if scope.kind == RatingScope.Kind.CLUB:
+        entries = entries.filter(season__league__club_id=scope.club_id)
+        records = records.filter(pk__in=entries.values("record_id"))
+    elif scope.kind == RatingScope.Kind.SEASON:
+        records = records.filter(
+            pk__in=entries.filter(season_id=scope.season_id).values("record_id")
+        )
+    return records.annotate(order_at=Coalesce("played_at", "created_at")).order_by("order_at", "id")
+
+
+def _scope_get_locked(spec: ScopeSpec) -> RatingScope:
+    scope, _ = RatingScope.objects.get_or_create(
+        key=spec.key,
+        defaults={
+            "kind": spec.kind,
+            "game": spec.game,
+            "club_id": spec.club_id,
+            "season_id": spec.season_id,
+        },
+    )
+    return RatingScope.objects.select_for_update().get(pk=scope.pk)
+
+
+# --- applying ---------------------------------------------------------------------------
+
+
+def ratings_apply(*, record: Record) -> dict[str, str]:
+    """Bring every scope ``record`` touches up to date with it; returns {scope key: what happened}.
+
+    Idempotent: a second call for an unchanged record changes nothing ("unchanged").
+    Call it inside or outside a transaction; each scope is locked until the
+    caller's transaction ends.
+    """
+    if _deferred.get():
+        return {}
+    seats = list(Seat.objects.filter(record=record).values_list("seat", "player_id"))
+    outcome = outcome_of(
+        record_id=record.pk,
+        order_at=record.played_at or record.created_at,
+        result=record.result,
+        seats=seats,
+    )
+    wanted = record_scope_specs(record=record) if outcome.rateable else {}
+    applied = {
+        key: ScopeSpec(key, kind, game, club_id, season_id)
+        for key, kind, game, club_id, season_id in RatingApplication.objects.filter(
+            record_id=record.pk
+        ).values_list(
+            "scope__key", "scope__kind", "scope__game", "scope__club_id", "scope__season_id"
+        )
+    }
+    done: dict[str, str] = {}
+    for key in sorted(set(wanted) | set(applied)):  # one lock order for every worker
+        with transaction.atomic():
+            scope = _scope_get_locked(wanted.get(key) or applied[key])
+            done[key] = _scope_reconcile(scope, outcome, wanted=key in wanted)
+    return done
+
+
+def _scope_reconcile(scope: RatingScope, outcome: Outcome, *, wanted: bool) -> str:
+    application = RatingApplication.objects.filter(scope=scope, record_id=outcome.record_id).first()
+    if application is None and not wanted:
+        return "not counted"
+    if (
+        application is not None
+        and wanted
+        and application.fingerprint == outcome.fingerprint
+        and application.order_at == outcome.order_at
+    ):
+        return "unchanged"
+    last = _scope_last(scope)
+    if application is None and (last is None or outcome.key > last):
+        _append(scope, outcome)
+        return "appended"
+    start = outcome.key
+    if application is not None:
+        start = min(start, (application.order_at, outcome.record_id))
+    scope_recompute(scope=scope, start=start)
+    return "recomputed" if wanted else "removed"
+
+
+def _scope_last(scope: RatingScope) -> Key | None:
+    if scope.last_at is None or scope.last_record_id is None:
+        return None
+    return (scope.last_at, scope.last_record_id)
+
+
+def _states_of(scope: RatingScope, players: Iterable[int]) -> dict[int, PlayerState]:
+    return {
+        r.player_id: PlayerState(r.mu, r.sigma, r.games, r.wins, r.score_total, r.last_played_at)
+        for r in PlayerRating.objects.filter(scope=scope, player_id__in=list(players))
+    }
+
+
+def _fresh() -> PlayerState:
+    return PlayerState(MODEL.mu, MODEL.sigma)
+
+
+def _step(
+    scope: RatingScope, outcome: Outcome, states: dict[int, PlayerState]
+) -> list[RatingHistory]:
+    """Apply one outcome to the in-memory states; the history rows it makes."""
+    before = [states.get(p) or _fresh() for p in outcome.players]
+    rows = []
+    for seat, (player, (mu, sigma)) in enumerate(
+        zip(outcome.players, rate(before, outcome.ranks), strict=True)
+    ):
+        old = before[seat]
+        state = PlayerState(
+            mu,
+            sigma,
+            old.games + 1,
+            old.wins + (seat in outcome.winners),
+            old.score_total + outcome.scores[seat],
+            outcome.order_at,
+        )
+        states[player] = state
+        rows.append(
+            RatingHistory(
+                scope=scope,
+                record_id=outcome.record_id,
+                player_id=player,
+                order_at=outcome.order_at,
+                mu=mu,
+                sigma=sigma,
+                ordinal=state.ordinal,
+                rank=outcome.ranks[seat],
+                score=outcome.scores[seat],
+                games=state.games,
+                wins=state.wins,
+                score_total=state.score_total,
+            )
+        )
+    return rows
+
+
+def _ratings_save(scope: RatingScope, states: dict[int, PlayerState | None]) -> None:
+    gone = [p for p, s in states.items() if s is None]
+    if gone:
+        PlayerRating.objects.filter(scope=scope, player_id__in=gone).delete()
+    rows = [
+        PlayerRating(
+            scope=scope,
+            player_id=p,
+            mu=s.mu,
+            sigma=s.sigma,
+            ordinal=s.ordinal,
+            games=s.games,
+            wins=s.wins,
+            score_total=s.score_total,
+            last_played_at=s.last_at,
+        )
+        for p, s in states.items()
+        if s is not None
+    ]
+    PlayerRating.objects.bulk_create(
+        rows,
+        batch_size=CHUNK,
+        update_conflicts=True,
+        unique_fields=["scope", "player"],
+        update_fields=["mu", "sigma", "ordinal", "games", "wins", "score_total", "last_played_at"],
+    )
+
+
+def _append(scope: RatingScope, outcome: Outcome) -> None:
+    states = _states_of(scope, outcome.players)
+    RatingHistory.objects.bulk_create(_step(scope, outcome, states))
+    RatingApplication.objects.create(
+        scope=scope,
+        record_id=outcome.record_id,
+        order_at=outcome.order_at,
+        fingerprint=outcome.fingerprint,
+    )
+    _ratings_save(scope, {p: states[p] for p in outcome.players})
+    scope.last_at, scope.last_record_id = outcome.key
+    scope.save(update_fields=["last_at", "last_record_id", "updated_at"])
+
+
+def _from(start: Key) -> Q:
+    at, record_id = start
+    return Q(order_at__gt=at) | Q(order_at=at, record_id__gte=record_id)
+
+
+def _restore(scope: RatingScope, players: set[int], start: Key) -> dict[int, PlayerState]:
+    """Each player's state just before ``start``: their last history row before it."""
+    before = RatingHistory.objects.filter(scope=scope, player_id__in=players).exclude(_from(start))
+    if connection.vendor == "postgresql":
+        rows: Iterable[RatingHistory] = before.order_by(
+            "player_id", "-order_at", "-record_id"
+        ).distinct("player_id")
+    else:
+        rows = filter(
+            None,
+            (
+                before.filter(player_id=p).order_by("-order_at", "-record_id").first()
+                for p in players
+            ),
+        )
+    return {
+        r.player_id: PlayerState(r.mu, r.sigma, r.games, r.wins, r.score_total, r.order_at)
+        for r in rows
+    }
+
+
+def _outcomes(records: QuerySet[Record]) -> Iterator[Outcome]:
+    """The records' outcomes in order, read in chunks (ids and results, then their seats)."""
+    rows = records.values_list("id", "order_at", "result")
+    last: Key | None = None
+    while True:
+        page = rows
+        if last is not None:
+            page = page.filter(Q(order_at__gt=last[0]) | Q(order_at=last[0], id__gt=last[1]))
+        chunk = list(page[:CHUNK])
+        if not chunk:
+            return
+        seats: dict[int, list[tuple[int, int]]] = {}
+        for record_id, seat, player_id in Seat.objects.filter(
+            record_id__in=[r[0] for r in chunk]
+        ).values_list("record_id", "seat", "player_id"):
+            seats.setdefault(record_id, []).append((seat, player_id))
+        for record_id, order_at, result in chunk:
+            yield outcome_of(
+                record_id=record_id,
+                order_at=order_at,
+                result=result,
+                seats=seats.get(record_id, []),
+            )
+        last = (chunk[-1][1], chunk[-1][0])
+
+
+def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
+    """Recompute ``scope`` from ``start`` (None: from nothing); the caller holds its lock.
+
+    Returns how many records were applied.
+    """
+    history = RatingHistory.objects.filter(scope=scope)
+    applications = RatingApplication.objects.filter(scope=scope)
+    records = scope_records(scope)
+    if start is None:
+        affected = set(PlayerRating.objects.filter(scope=scope).values_list("player_id", flat=True))
+        history.delete()
+        applications.delete()
+        states: dict[int, PlayerState] = {}
+    else:
+        later = history.filter(_from(start))
+        affected = set(later.values_list("player_id", flat=True).distinct())
+        later.delete()
+        applications.filter(_from(start)).delete()
+        states = _restore(scope, affected, start)
+        at, record_id = start
+        records = records.filter(Q(order_at__gt=at) | Q(order_at=at, id__gte=record_id))
+    applied = 0
+    touched: set[int] = set(affected)
+    history_rows: list[RatingHistory] = []
+    application_rows: list[RatingApplication] = []
+    last: Key | None = None
+    for outcome in _outcomes(records):
+        if not outcome.rateable:
+            continue
+        history_rows.extend(_step(scope, outcome, states))
+        application_rows.append(
+            RatingApplication(
+                scope=scope,
+                record_id=outcome.record_id,
+                order_at=outcome.order_at,
+                fingerprint=outcome.fingerprint,
+            )
+        )
+        touched.update(outcome.players)
+        last = outcome.key
+        applied += 1
+        if len(application_rows) >= CHUNK:
+            RatingHistory.objects.bulk_create(history_rows, batch_size=CHUNK)
+            RatingApplication.objects.bulk_create(application_rows, batch_size=CHUNK)
+            history_rows, application_rows = [], []
+    RatingHistory.objects.bulk_create(history_rows, batch_size=CHUNK)
+    RatingApplication.objects.bulk_create(application_rows, batch_size=CHUNK)
+    _ratings_save(scope, {p: states.get(p) for p in touched})
+    if last is None:  # nothing from ``start`` on: the last applied record is before it
+        previous = applications.order_by("-order_at", "-record_id").first()
+        last = (previous.order_at, previous.record_id) if previous else None
+    scope.last_at, scope.last_record_id = last if last else (None, None)
+    scope.recomputes += 1
+    scope.save(update_fields=["last_at", "last_record_id", "recomputes", "updated_at"])
+    return applied
+
+
+# --- full recompute -------------------------------------------------------------------------
+
+
+def _all_scope_specs() -> dict[str, ScopeSpec]:
+    specs = {
+        game_scope_key(game): ScopeSpec(game_scope_key(game), "game", game)
+        for game in Record.objects.filter(simulated=False)
+        .values_list("game", flat=True)
+        .distinct()
+        .order_by()
+    }
+    entries = (
+        SeasonEntry.objects.filter(voided_at__isnull=True, record__simulated=False)
+        .values_list("season_id", "season__league__club_id", "season__league__game")
+        .distinct()
+        .order_by()
+    )
+    for season_id, club_id, game in entries:
+        specs[season_scope_key(season_id)] = ScopeSpec(
+            season_scope_key(season_id), "season", game, club_id, season_id
+        )
+        specs[club_scope_key(club_id, game)] = ScopeSpec(
+            club_scope_key(club_id, game), "club", game, club_id
+        )
+    return specs
+
+
+def ratings_rebuild() -> int:
+    """Recompute every scope from nothing (and empty the ones nothing counts in any more).
+
+    Each scope in its own transaction under its lock, so workers may keep
+    applying new records meanwhile. Returns how many scopes it recomputed.
+    """
+    specs = _all_scope_specs()
+    for key, kind, game, club_id, season_id in RatingScope.objects.values_list(
+        "key", "kind", "game", "club_id", "season_id"
+    ):
+        specs.setdefault(key, ScopeSpec(key, kind, game, club_id, season_id))
+    for key in sorted(specs):
+        with transaction.atomic():
+            scope_recompute(scope=_scope_get_locked(specs[key]))
+    return len(specs)
