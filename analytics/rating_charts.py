@@ -1,4 +1,4 @@
-"""Rating charts (chartkit charts, drawn by charts.js): a player's ratings, a season's, head-to-head."""
+"""Rating charts (chartkit, drawn by charts.js): a player's ratings, a season's, head-to-head."""
 
 from __future__ import annotations
 

@@ -176,7 +176,7 @@ def test_leaderboard_page(client):
     assert page.status_code == 200
     text = page.content.decode()
     assert "Secret Santa ratings, every game" in text
-    assert "mu − 3 × sigma" in text
+    assert "mu \u2212 3 \u00d7 sigma" in text
     assert "provisional" in text
     assert 'href="/players/ana/"' in text
     assert client.get("/leaderboards/").status_code == 200  # the choice form alone
