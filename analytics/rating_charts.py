@@ -169,6 +169,8 @@ def score_difference_chart(
         csv_header=[f"{a}'s score minus {b}'s", "games"],
         csv_rows=distribution,
         layout={
+            # Two lines, so a phone shows the whole title (the page's title stays one line).
+            "title": {"text": f"{game}:<br>{a}'s score minus {b}'s"},
             "showlegend": False,
             "yaxis": {"dtick": 1 if max((n for _, n in distribution), default=0) <= 10 else None},
         },
