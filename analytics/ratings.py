@@ -277,10 +277,15 @@ def _fresh() -> PlayerState:
     return PlayerState(MODEL.mu, MODEL.sigma)
 
 
-def _step(
-    scope: RatingScope, outcome: Outcome, states: dict[int, PlayerState]
-) -> list[RatingHistory]:
-    """Apply one outcome to the in-memory states; the history rows it makes."""
+HISTORY_COLUMNS = (
+    "record_id", "player_id", "order_at", "mu", "sigma", "ordinal", "rank", "score", "games",
+    "wins", "score_total",
+)  # fmt: skip
+HistoryRow = tuple[int, int, datetime, float, float, float, int, int, int, int, int]
+
+
+def _step(outcome: Outcome, states: dict[int, PlayerState]) -> list[HistoryRow]:
+    """Apply one outcome to the in-memory states; the history rows it makes (HISTORY_COLUMNS)."""
     before = [states.get(p) or _fresh() for p in outcome.players]
     rows = []
     for seat, (player, (mu, sigma)) in enumerate(
@@ -297,25 +302,71 @@ def _step(
         )
         states[player] = state
         rows.append(
-            RatingHistory(
-                scope=scope,
-                record_id=outcome.record_id,
-                player_id=player,
-                order_at=outcome.order_at,
-                mu=mu,
-                sigma=sigma,
-                ordinal=state.ordinal,
-                rank=outcome.ranks[seat],
-                score=outcome.scores[seat],
-                games=state.games,
-                wins=state.wins,
-                score_total=state.score_total,
+            (
+                outcome.record_id,
+                player,
+                outcome.order_at,
+                mu,
+                sigma,
+                state.ordinal,
+                outcome.ranks[seat],
+                outcome.scores[seat],
+                state.games,
+                state.wins,
+                state.score_total,
             )
         )
     return rows
 
 
-def _ratings_save(scope: RatingScope, states: dict[int, PlayerState | None]) -> None:
+def _rows_insert(model: type, scope: RatingScope, columns: tuple[str, ...], rows: list) -> None:
+    """Insert many rows of a scope: PostgreSQL's COPY (bulk_create's SQL building is most of
+    a full recompute's time otherwise), ``bulk_create`` elsewhere."""
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        table = model._meta.db_table
+        names = ", ".join(["scope_id", *columns])
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy,
+        ):
+            for row in rows:
+                copy.write_row((scope.pk, *row))
+        return
+    model.objects.bulk_create(
+        [model(scope=scope, **dict(zip(columns, row, strict=True))) for row in rows],
+        batch_size=CHUNK,
+    )
+
+
+APPLICATION_COLUMNS = ("record_id", "order_at", "fingerprint")
+
+
+RATING_COLUMNS = (
+    "player_id", "mu", "sigma", "ordinal", "games", "wins", "score_total", "last_played_at",
+)  # fmt: skip
+
+
+def _ratings_save(
+    scope: RatingScope, states: dict[int, PlayerState | None], *, fresh: bool = False
+) -> None:
+    """Store the players' current ratings (``None``: no rated game left, drop the row).
+
+    ``fresh``: the scope has no rating rows (a recompute from nothing), so a plain insert.
+    """
+    if fresh:
+        _rows_insert(
+            PlayerRating,
+            scope,
+            RATING_COLUMNS,
+            [
+                (p, s.mu, s.sigma, s.ordinal, s.games, s.wins, s.score_total, s.last_at)
+                for p, s in states.items()
+                if s is not None
+            ],
+        )
+        return
     gone = [p for p, s in states.items() if s is None]
     if gone:
         PlayerRating.objects.filter(scope=scope, player_id__in=gone).delete()
@@ -345,7 +396,7 @@ def _ratings_save(scope: RatingScope, states: dict[int, PlayerState | None]) -> 
 
 def _append(scope: RatingScope, outcome: Outcome) -> None:
     states = _states_of(scope, outcome.players)
-    RatingHistory.objects.bulk_create(_step(scope, outcome, states))
+    _rows_insert(RatingHistory, scope, HISTORY_COLUMNS, _step(outcome, states))
     RatingApplication.objects.create(
         scope=scope,
         record_id=outcome.record_id,
@@ -418,9 +469,10 @@ def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
     applications = RatingApplication.objects.filter(scope=scope)
     records = scope_records(scope)
     if start is None:
-        affected = set(PlayerRating.objects.filter(scope=scope).values_list("player_id", flat=True))
+        affected: set[int] = set()
         history.delete()
         applications.delete()
+        PlayerRating.objects.filter(scope=scope).delete()
         states: dict[int, PlayerState] = {}
     else:
         later = history.filter(_from(start))
@@ -432,31 +484,24 @@ def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
         records = records.filter(Q(order_at__gt=at) | Q(order_at=at, id__gte=record_id))
     applied = 0
     touched: set[int] = set(affected)
-    history_rows: list[RatingHistory] = []
-    application_rows: list[RatingApplication] = []
+    history_rows: list[HistoryRow] = []
+    application_rows: list[tuple[int, datetime, str]] = []
     last: Key | None = None
     for outcome in _outcomes(records):
         if not outcome.rateable:
             continue
-        history_rows.extend(_step(scope, outcome, states))
-        application_rows.append(
-            RatingApplication(
-                scope=scope,
-                record_id=outcome.record_id,
-                order_at=outcome.order_at,
-                fingerprint=outcome.fingerprint,
-            )
-        )
+        history_rows.extend(_step(outcome, states))
+        application_rows.append((outcome.record_id, outcome.order_at, outcome.fingerprint))
         touched.update(outcome.players)
         last = outcome.key
         applied += 1
         if len(application_rows) >= CHUNK:
-            RatingHistory.objects.bulk_create(history_rows, batch_size=CHUNK)
-            RatingApplication.objects.bulk_create(application_rows, batch_size=CHUNK)
+            _rows_insert(RatingHistory, scope, HISTORY_COLUMNS, history_rows)
+            _rows_insert(RatingApplication, scope, APPLICATION_COLUMNS, application_rows)
             history_rows, application_rows = [], []
-    RatingHistory.objects.bulk_create(history_rows, batch_size=CHUNK)
-    RatingApplication.objects.bulk_create(application_rows, batch_size=CHUNK)
-    _ratings_save(scope, {p: states.get(p) for p in touched})
+    _rows_insert(RatingHistory, scope, HISTORY_COLUMNS, history_rows)
+    _rows_insert(RatingApplication, scope, APPLICATION_COLUMNS, application_rows)
+    _ratings_save(scope, {p: states.get(p) for p in touched}, fresh=start is None)
     if last is None:  # nothing from ``start`` on: the last applied record is before it
         previous = applications.order_by("-order_at", "-record_id").first()
         last = (previous.order_at, previous.record_id) if previous else None
