@@ -168,6 +168,9 @@ RESULT_CORRECTION_WINDOW = timedelta(
 )
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# --- Ratings --------------------------------------------------------------------
+# Below this many rated games in a scope a rating is shown as provisional.
+RATINGS_PROVISIONAL_GAMES = int(os.environ.get("RATINGS_PROVISIONAL_GAMES", "5"))
 
 
 def email_settings(url: str) -> dict[str, object]:

@@ -193,3 +193,42 @@ def test_season_and_club_scopes_and_void_recompute(world):  # noqa: F811
     assert_close(scope_ratings(club_key), expected)
     analytics_rebuild()
     assert_close(scope_ratings(season_key), expected)
+
+
+def test_unvoid_through_the_api_counts_the_game_again(world):  # noqa: F811
+    names = [u.username for u in world.members[:3]]
+    entry = enter(world, names, [4, 2, 0], 1)
+    key = f"season:{world.season.pk}"
+    client = world.client(world.admin)
+    base = f"/api/seasons/{world.season.pk}/entries/{entry.pk}"
+    assert client.post(f"{base}/void/", {"reason": "typo"}, format="json").status_code == 200
+    assert scope_ratings(key) == {}
+    member = world.client(world.members[5])
+    refused = member.post(f"{base}/unvoid/", {"reason": "ok"}, format="json")
+    assert refused.status_code == 403
+    assert scope_ratings(key) == {}
+    again = client.post(f"{base}/unvoid/", {"reason": "the scores were right"}, format="json")
+    assert again.status_code == 200, again.json()
+    assert again.json()["voided"] is False
+    assert_close(scope_ratings(key), openskill_ratings([(names, [1, 2, 3])]))
+    twice = client.post(f"{base}/unvoid/", {"reason": "again"}, format="json")
+    assert twice.status_code == 409
+
+
+def test_entering_a_stored_record_later_counts_it_in_the_season(world):  # noqa: F811
+    names = [u.username for u in world.members[:3]]
+    record = store(table(names, [1, 5, 3], day=4), user=world.owner)
+    key = f"season:{world.season.pk}"
+    assert scope_ratings(key) == {}
+    club_services.season_entry_submit(season=world.season, record=record, user=world.owner)
+    assert_close(scope_ratings(key), openskill_ratings([(names, [3, 1, 2])]))
+
+
+def test_a_corrected_result_recomputes_from_its_point(world):  # noqa: F811
+    names = [u.username for u in world.members[:3]]
+    first = store(table(names, [9, 5, 1], day=1), user=world.owner)
+    store(table(names, [2, 6, 4], day=2), user=world.owner)
+    club_services.result_correct(record=first, user=world.owner, scores=[1, 5, 9], reason="swap")
+    expected = openskill_ratings([(names, [3, 2, 1]), (names, [3, 1, 2])])
+    assert_close(scope_ratings("game:secret_santa"), expected)
+    assert RatingScope.objects.get(key="game:secret_santa").recomputes == 1
