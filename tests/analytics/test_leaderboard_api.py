@@ -204,7 +204,7 @@ def test_player_page_shows_ratings_chart(client):
     text = page.content.decode()
     assert 'id="player-rating-chart"' in text
     assert "ana's rating over time, per game" in text
-    assert "/leaderboards/?game=secret_santa" in text
+    assert "/leaderboards/?game=Secret%20Santa" in text
 
 
 def test_league_page_shows_the_season_rating_chart(client, world):  # noqa: F811
