@@ -232,3 +232,19 @@ def test_a_corrected_result_recomputes_from_its_point(world):  # noqa: F811
     expected = openskill_ratings([(names, [3, 2, 1]), (names, [3, 1, 2])])
     assert_close(scope_ratings("game:secret_santa"), expected)
     assert RatingScope.objects.get(key="game:secret_santa").recomputes == 1
+
+
+def test_merging_players_recomputes_their_ratings():
+    from accounts.services import player_merge
+    from replays.models import Player
+
+    store(table(["ana", "ben", "cleo"], [9, 5, 1], day=1))
+    store(table(["anna", "ben", "dev"], [2, 8, 5], day=2))  # anna is ana under another name
+    store(table(["ana", "cleo", "dev"], [4, 6, 1], day=3))
+    player_merge(keep=Player.objects.get(name="ana"), merge=[Player.objects.get(name="anna")])
+    expected = openskill_ratings(
+        [(["ana", "ben", "cleo"], [1, 2, 3]), (["ana", "ben", "dev"], [3, 1, 2]),
+         (["ana", "cleo", "dev"], [2, 1, 3])]
+    )  # fmt: skip
+    assert_close(scope_ratings("game:secret_santa"), expected)
+    assert PlayerRating.objects.get(player__name="ana").games == 3
