@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import json
+import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ from analytics.models import PlayerRating, RatingApplication, RatingHistory, Rat
 from clubs.models import SeasonEntry
 from replays.models import Record, Seat
 
+logger = logging.getLogger(__name__)
 CHUNK = 2000
 Key = tuple[datetime, int]  # (order_at, record id)
 
@@ -538,18 +540,46 @@ def _all_scope_specs() -> dict[str, ScopeSpec]:
     return specs
 
 
-def ratings_rebuild() -> int:
+def _current(scope_key: str) -> dict[int, tuple[float, float, int]]:
+    return {
+        player: (mu, sigma, games)
+        for player, mu, sigma, games in PlayerRating.objects.filter(
+            scope__key=scope_key
+        ).values_list("player_id", "mu", "sigma", "games")
+    }
+
+
+def ratings_rebuild() -> dict[str, int]:
     """Recompute every scope from nothing (and empty the ones nothing counts in any more).
 
     Each scope in its own transaction under its lock, so workers may keep
-    applying new records meanwhile. Returns how many scopes it recomputed.
+    applying new records meanwhile. Compares each scope's stored ratings with
+    the fresh ones and logs every player that differed (beyond 1e-9): the
+    incremental path should never drift. Returns {"scopes": n, "differences": n}.
     """
     specs = _all_scope_specs()
     for key, kind, game, club_id, season_id in RatingScope.objects.values_list(
         "key", "kind", "game", "club_id", "season_id"
     ):
         specs.setdefault(key, ScopeSpec(key, kind, game, club_id, season_id))
+    differences = 0
     for key in sorted(specs):
         with transaction.atomic():
-            scope_recompute(scope=_scope_get_locked(specs[key]))
-    return len(specs)
+            scope = _scope_get_locked(specs[key])
+            before = _current(key)
+            scope_recompute(scope=scope)
+            after = _current(key)
+        for player in set(before) | set(after):
+            old, new = before.get(player), after.get(player)
+            if (
+                old is None
+                or new is None
+                or old[2] != new[2]
+                or abs(old[0] - new[0]) > 1e-9
+                or abs(old[1] - new[1]) > 1e-9
+            ):
+                differences += 1
+                logger.warning(
+                    "ratings drift in %s: player %s was %s, recomputed %s", key, player, old, new
+                )
+    return {"scopes": len(specs), "differences": differences}

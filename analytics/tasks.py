@@ -30,6 +30,6 @@ def record_ingest(*, record_id: int) -> bool:
     soft_time_limit=3300,
     time_limit=3600,
 )
-def ratings_rebuild() -> int:
-    """Recompute every rating scope from its records (nightly, or after a player merge)."""
+def ratings_rebuild() -> dict[str, int]:
+    """Recompute every rating scope from its records (beat: nightly), logging any drift."""
     return ratings.ratings_rebuild()

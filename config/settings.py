@@ -243,6 +243,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "replays.announcements_dispatch",
         "schedule": timedelta(seconds=int(os.environ.get("OUTBOX_SWEEP_SECONDS", "60"))),
     },
+    # Recompute every rating scope from its records; logs any player whose stored
+    # rating differed from the fresh one (there should be none).
+    "ratings-rebuild-nightly": {
+        "task": "analytics.ratings_rebuild",
+        "schedule": timedelta(hours=float(os.environ.get("RATINGS_REBUILD_HOURS", "24"))),
+    },
 }
 
 LOGGING = {

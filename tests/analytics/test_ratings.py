@@ -248,3 +248,13 @@ def test_merging_players_recomputes_their_ratings():
     )  # fmt: skip
     assert_close(scope_ratings("game:secret_santa"), expected)
     assert PlayerRating.objects.get(player__name="ana").games == 3
+
+
+def test_rebuild_reports_drift(caplog):
+    for names, scores, day in GAMES:
+        store(table(names, scores, day=day))
+    assert ratings.ratings_rebuild() == {"scopes": 1, "differences": 0}
+    PlayerRating.objects.filter(player__name="ana").update(mu=99.0)  # a corrupted row
+    assert ratings.ratings_rebuild() == {"scopes": 1, "differences": 1}
+    assert "ratings drift in game:secret_santa" in caplog.text
+    assert_close(scope_ratings("game:secret_santa"), expected_for(GAMES))
