@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import Q
 
 from analytics.models import PlayerRating, PlayerResult, RatingHistory, RatingScope
-from analytics.ratings import club_scope_key, game_scope_key, season_scope_key
+from analytics.rating_scopes import club_scope_key, game_scope_key, season_scope_key
 from clubs.models import Club, Season
 from replays.models import Player
 

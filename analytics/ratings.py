@@ -39,12 +39,18 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q, QuerySet
-from django.db.models.functions import Coalesce
+from django.db.models import F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 from openskill.models import PlackettLuce
 
 from analytics.models import PlayerRating, RatingApplication, RatingHistory, RatingScope
-from clubs.models import SeasonEntry
+from analytics.rating_scopes import (
+    ScopeSpec,
+    all_scope_specs,
+    record_scope_specs,
+    scope_get_locked,
+    scope_records,
+)
 from replays.models import Record, Seat
 
 logger = logging.getLogger(__name__)
@@ -135,75 +141,6 @@ def rate(states: list[PlayerState], ranks: tuple[int, ...]) -> list[tuple[float,
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 
-# --- which scopes a record counts in ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ScopeSpec:
-    key: str
-    kind: str
-    game: str
-    club_id: int | None = None
-    season_id: int | None = None
-
-
-def game_scope_key(game: str) -> str:
-    return f"game:{game}"
-
-
-def club_scope_key(club_id: int, game: str) -> str:
-    return f"club:{club_id}:{game}"
-
-
-def season_scope_key(season_id: int) -> str:
-    return f"season:{season_id}"
-
-
-def record_scope_specs(*, record: Record) -> dict[str, ScopeSpec]:
-    """The scopes ``record`` should count in now (none when it is simulated)."""
-    if record.simulated:
-        return {}
-    specs = {
-        game_scope_key(record.game): ScopeSpec(game_scope_key(record.game), "game", record.game)
-    }
-    entries = SeasonEntry.objects.filter(record=record, voided_at__isnull=True).values_list(
-        "season_id", "season__league__club_id"
-    )
-    for season_id, club_id in entries:
-        key = season_scope_key(season_id)
-        specs[key] = ScopeSpec(key, "season", record.game, club_id, season_id)
-        key = club_scope_key(club_id, record.game)
-        specs[key] = ScopeSpec(key, "club", record.game, club_id)
-    return specs
-
-
-def scope_records(scope: RatingScope) -> QuerySet[Record]:
-    """The records that count in ``scope``, each with its ``order_at``, in application order."""
-    records = Record.objects.filter(game=scope.game, simulated=False)
-    entries = SeasonEntry.objects.filter(voided_at__isnull=True)
-    if scope.kind == RatingScope.Kind.CLUB:
-        entries = entries.filter(season__league__club_id=scope.club_id)
-        records = records.filter(pk__in=entries.values("record_id"))
-    elif scope.kind == RatingScope.Kind.SEASON:
-        records = records.filter(
-            pk__in=entries.filter(season_id=scope.season_id).values("record_id")
-        )
-    return records.annotate(order_at=Coalesce("played_at", "created_at")).order_by("order_at", "id")
-
-
-def _scope_get_locked(spec: ScopeSpec) -> RatingScope:
-    scope, _ = RatingScope.objects.get_or_create(
-        key=spec.key,
-        defaults={
-            "kind": spec.kind,
-            "game": spec.game,
-            "club_id": spec.club_id,
-            "season_id": spec.season_id,
-        },
-    )
-    return RatingScope.objects.select_for_update().get(pk=scope.pk)
-
-
 # --- applying ---------------------------------------------------------------------------
 
 
@@ -235,7 +172,7 @@ def ratings_apply(*, record: Record) -> dict[str, str]:
     done: dict[str, str] = {}
     for key in sorted(set(wanted) | set(applied)):  # one lock order for every worker
         with transaction.atomic():
-            scope = _scope_get_locked(wanted.get(key) or applied[key])
+            scope = scope_get_locked(wanted.get(key) or applied[key])
             done[key] = _scope_reconcile(scope, outcome, wanted=key in wanted)
     return done
 
@@ -422,14 +359,14 @@ def _restore(scope: RatingScope, players: set[int], start: Key) -> dict[int, Pla
         rows: Iterable[RatingHistory] = before.order_by(
             "player_id", "-order_at", "-record_id"
         ).distinct("player_id")
-    else:
-        rows = filter(
-            None,
-            (
-                before.filter(player_id=p).order_by("-order_at", "-record_id").first()
-                for p in players
-            ),
-        )
+    else:  # one query too: each player's newest row before ``start`` by a window function
+        rows = before.annotate(
+            newest=Window(
+                RowNumber(),
+                partition_by=[F("player_id")],
+                order_by=[F("order_at").desc(), F("record_id").desc()],
+            )
+        ).filter(newest=1)
     return {
         r.player_id: PlayerState(r.mu, r.sigma, r.games, r.wins, r.score_total, r.order_at)
         for r in rows
@@ -516,30 +453,6 @@ def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
 # --- full recompute -------------------------------------------------------------------------
 
 
-def _all_scope_specs() -> dict[str, ScopeSpec]:
-    specs = {
-        game_scope_key(game): ScopeSpec(game_scope_key(game), "game", game)
-        for game in Record.objects.filter(simulated=False)
-        .values_list("game", flat=True)
-        .distinct()
-        .order_by()
-    }
-    entries = (
-        SeasonEntry.objects.filter(voided_at__isnull=True, record__simulated=False)
-        .values_list("season_id", "season__league__club_id", "season__league__game")
-        .distinct()
-        .order_by()
-    )
-    for season_id, club_id, game in entries:
-        specs[season_scope_key(season_id)] = ScopeSpec(
-            season_scope_key(season_id), "season", game, club_id, season_id
-        )
-        specs[club_scope_key(club_id, game)] = ScopeSpec(
-            club_scope_key(club_id, game), "club", game, club_id
-        )
-    return specs
-
-
 def _current(scope_key: str) -> dict[int, tuple[float, float, int]]:
     return {
         player: (mu, sigma, games)
@@ -553,33 +466,50 @@ def ratings_rebuild() -> dict[str, int]:
     """Recompute every scope from nothing (and empty the ones nothing counts in any more).
 
     Each scope in its own transaction under its lock, so workers may keep
-    applying new records meanwhile. Compares each scope's stored ratings with
-    the fresh ones and logs every player that differed (beyond 1e-9): the
-    incremental path should never drift. Returns {"scopes": n, "differences": n}.
+    applying new records meanwhile. For each scope that already existed, compares
+    the stored ratings with the fresh ones and logs the players that differed
+    (beyond 1e-9, or in games): the incremental path should never drift. Returns
+    {"scopes": n, "differences": players that differed}.
     """
-    specs = _all_scope_specs()
+    specs = all_scope_specs()
+    existing = set()
     for key, kind, game, club_id, season_id in RatingScope.objects.values_list(
         "key", "kind", "game", "club_id", "season_id"
     ):
+        existing.add(key)
         specs.setdefault(key, ScopeSpec(key, kind, game, club_id, season_id))
     differences = 0
     for key in sorted(specs):
         with transaction.atomic():
-            scope = _scope_get_locked(specs[key])
+            scope = scope_get_locked(specs[key])
             before = _current(key)
             scope_recompute(scope=scope)
             after = _current(key)
-        for player in set(before) | set(after):
-            old, new = before.get(player), after.get(player)
-            if (
-                old is None
-                or new is None
-                or old[2] != new[2]
-                or abs(old[0] - new[0]) > 1e-9
-                or abs(old[1] - new[1]) > 1e-9
-            ):
-                differences += 1
+        if key in existing:
+            drifted = _drift(before, after)
+            differences += len(drifted)
+            if drifted:
                 logger.warning(
-                    "ratings drift in %s: player %s was %s, recomputed %s", key, player, old, new
+                    "ratings drift in %s: %d players differed from a fresh recompute, e.g. %s",
+                    key,
+                    len(drifted),
+                    "; ".join(drifted[:5]),
                 )
     return {"scopes": len(specs), "differences": differences}
+
+
+def _drift(
+    before: dict[int, tuple[float, float, int]], after: dict[int, tuple[float, float, int]]
+) -> list[str]:
+    out = []
+    for player in sorted(set(before) | set(after)):
+        old, new = before.get(player), after.get(player)
+        if (
+            old is None
+            or new is None
+            or old[2] != new[2]
+            or abs(old[0] - new[0]) > 1e-9
+            or abs(old[1] - new[1]) > 1e-9
+        ):
+            out.append(f"player {player} was {old}, recomputed {new}")
+    return out

@@ -5,83 +5,206 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('analytics', '0002_player_result_variant'),
-        ('clubs', '0001_initial'),
-        ('replays', '0007_record_simulated'),
+        ("analytics", "0002_player_result_variant"),
+        ("clubs", "0001_initial"),
+        ("replays", "0007_record_simulated"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingScope',
+            name="RatingScope",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=64, unique=True)),
-                ('kind', models.CharField(choices=[('game', 'Game'), ('club', 'Club'), ('season', 'Season')], max_length=8)),
-                ('game', models.CharField(max_length=32)),
-                ('last_at', models.DateTimeField(blank=True, null=True)),
-                ('last_record_id', models.BigIntegerField(blank=True, null=True)),
-                ('recomputes', models.PositiveIntegerField(default=0)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='clubs.club')),
-                ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='clubs.season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=64, unique=True)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("game", "Game"), ("club", "Club"), ("season", "Season")],
+                        max_length=8,
+                    ),
+                ),
+                ("game", models.CharField(max_length=32)),
+                ("last_at", models.DateTimeField(blank=True, null=True)),
+                ("last_record_id", models.BigIntegerField(blank=True, null=True)),
+                ("recomputes", models.PositiveIntegerField(default=0)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="clubs.club",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="clubs.season",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='RatingHistory',
+            name="RatingHistory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('order_at', models.DateTimeField()),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('ordinal', models.FloatField()),
-                ('rank', models.PositiveSmallIntegerField()),
-                ('score', models.IntegerField()),
-                ('games', models.PositiveIntegerField()),
-                ('wins', models.PositiveIntegerField()),
-                ('score_total', models.BigIntegerField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='replays.player')),
-                ('record', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='replays.record')),
-                ('scope', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='history', to='analytics.ratingscope')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("order_at", models.DateTimeField()),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("ordinal", models.FloatField()),
+                ("rank", models.PositiveSmallIntegerField()),
+                ("score", models.IntegerField()),
+                ("games", models.PositiveIntegerField()),
+                ("wins", models.PositiveIntegerField()),
+                ("score_total", models.BigIntegerField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="replays.player",
+                    ),
+                ),
+                (
+                    "record",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="replays.record",
+                    ),
+                ),
+                (
+                    "scope",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="history",
+                        to="analytics.ratingscope",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'rating history',
-                'indexes': [models.Index(fields=['scope', 'order_at', 'record'], name='analytics_r_scope_i_4108ec_idx'), models.Index(fields=['scope', 'player', 'order_at', 'record'], name='analytics_r_scope_i_d7c916_idx'), models.Index(fields=['player', 'order_at'], name='analytics_r_player__cd728f_idx')],
-                'constraints': [models.UniqueConstraint(fields=('scope', 'record', 'player'), name='rating_history_unique')],
+                "verbose_name_plural": "rating history",
+                "indexes": [
+                    models.Index(
+                        fields=["scope", "order_at", "record"],
+                        name="analytics_r_scope_i_4108ec_idx",
+                    ),
+                    models.Index(
+                        fields=["scope", "player", "order_at", "record"],
+                        name="analytics_r_scope_i_d7c916_idx",
+                    ),
+                    models.Index(
+                        fields=["player", "order_at"], name="analytics_r_player__cd728f_idx"
+                    ),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("scope", "record", "player"), name="rating_history_unique"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingApplication',
+            name="RatingApplication",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('order_at', models.DateTimeField()),
-                ('fingerprint', models.CharField(max_length=16)),
-                ('record', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='replays.record')),
-                ('scope', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='applications', to='analytics.ratingscope')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("order_at", models.DateTimeField()),
+                ("fingerprint", models.CharField(max_length=16)),
+                (
+                    "record",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="replays.record",
+                    ),
+                ),
+                (
+                    "scope",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="applications",
+                        to="analytics.ratingscope",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['scope', 'order_at', 'record'], name='analytics_r_scope_i_51a617_idx')],
-                'constraints': [models.UniqueConstraint(fields=('scope', 'record'), name='rating_application_unique')],
+                "indexes": [
+                    models.Index(
+                        fields=["scope", "order_at", "record"],
+                        name="analytics_r_scope_i_51a617_idx",
+                    )
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("scope", "record"), name="rating_application_unique"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='PlayerRating',
+            name="PlayerRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('ordinal', models.FloatField()),
-                ('games', models.PositiveIntegerField()),
-                ('wins', models.PositiveIntegerField()),
-                ('score_total', models.BigIntegerField()),
-                ('last_played_at', models.DateTimeField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='replays.player')),
-                ('scope', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='analytics.ratingscope')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("ordinal", models.FloatField()),
+                ("games", models.PositiveIntegerField()),
+                ("wins", models.PositiveIntegerField()),
+                ("score_total", models.BigIntegerField()),
+                ("last_played_at", models.DateTimeField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="replays.player",
+                    ),
+                ),
+                (
+                    "scope",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="analytics.ratingscope",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['scope', '-ordinal'], name='analytics_p_scope_i_fe1830_idx')],
-                'constraints': [models.UniqueConstraint(fields=('scope', 'player'), name='player_rating_unique')],
+                "indexes": [
+                    models.Index(
+                        fields=["scope", "-ordinal"], name="analytics_p_scope_i_fe1830_idx"
+                    )
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("scope", "player"), name="player_rating_unique")
+                ],
             },
         ),
     ]
