@@ -80,7 +80,8 @@ def head_to_head_page(request: HttpRequest) -> HttpResponse:
         "given": given,
         "players": list(Player.objects.order_by("name").values_list("name", flat=True)[:1000]),
     }
-    if not given:
+    if not all(given.get(name) for name in ("game", "a", "b")):
+        # A link may name one player (the player page's "Compare"): the form, prefilled.
         return render(request, "analytics/head_to_head.html", context)
     try:
         game, a, b = head_to_head_query(given)

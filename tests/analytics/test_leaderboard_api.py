@@ -218,3 +218,13 @@ def test_league_page_shows_the_season_rating_chart(client, world):  # noqa: F811
     assert 'id="season-rating-chart"' in text
     assert 'id="standings-chart"' in text
     assert f"/leaderboards/?season={world.season.pk}" in text
+
+
+def test_head_to_head_page_with_one_player_is_the_form_prefilled(client):
+    games_of_four()
+    page = client.get("/head-to-head/", {"a": "ana"})
+    assert page.status_code == 200
+    assert 'value="ana"' in page.content.decode()
+    bad = client.get("/head-to-head/", {"game": "secret_santa", "a": "ana", "b": "nobody"})
+    assert bad.status_code == 400
+    assert "There is no player" in bad.content.decode()
