@@ -214,3 +214,84 @@ def _busy() -> bool:
     from analytics.models import PlayerResult
 
     return PlayerResult.objects.values("record").distinct().count() < Record.objects.count()
+
+
+APPLIER = """
+import json, sys, time
+import django
+django.setup()
+from django.db import transaction
+from analytics.ratings import ratings_apply
+from replays.models import Record
+ids = json.load(open(sys.argv[1]))
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))  # everyone starts at once
+for record_id in ids:
+    with transaction.atomic():
+        ratings_apply(record=Record.objects.get(pk=record_id))
+"""
+
+
+def test_concurrent_ratings_apply_from_processes_equals_one_in_order_loop(tmp_path):
+    """Four processes apply shuffled records to one scope at the same time.
+
+    Unlike the worker test, nothing else serialises them (the game summary's row
+    lock in ``record_ingest``): only the scope lock and the unique application.
+    """
+    from analytics.ratings import ratings_deferred
+    from replays.services import record_submit
+
+    require_postgres()
+    rng = random.Random(5)
+    names = [f"q{i}" for i in range(6)]
+    with ratings_deferred():  # store only; the processes below do the rating
+        records = [
+            record_submit(
+                document=table(
+                    (seated := rng.sample(names, rng.randint(2, 4))),
+                    [rng.randint(0, 5) for _ in seated],
+                    day=k / 3,
+                )
+            )[0]
+            for k in range(60)
+        ]
+    assert not PlayerRating.objects.exists()
+    ids = [r.pk for r in records]
+    rng.shuffle(ids)
+    start_at = time.time() + 4
+    env = service_env("unused")
+    processes = []
+    for number in range(4):
+        share = ids[number::4] + ids[: 10 * (number + 1)]  # overlapping: duplicates too
+        path = tmp_path / f"ids-{number}.json"
+        path.write_text(json.dumps(share))
+        processes.append(
+            subprocess.Popen(
+                [sys.executable, "-c", APPLIER, str(path), str(start_at)],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        )
+    for process in processes:
+        output, _ = process.communicate(timeout=300)
+        assert process.returncode == 0, output
+    key = "game:secret_santa"
+    ordered = Record.objects.order_by("played_at", "id").prefetch_related("seats__player")
+    games = [
+        ([s.player.name for s in sorted(r.seats.all(), key=lambda s: s.seat)], r.result["ranks"])
+        for r in ordered
+    ]
+    expected = openskill_ratings(games)
+    got = {
+        r.player.name: (r.mu, r.sigma)
+        for r in PlayerRating.objects.filter(scope__key=key).select_related("player")
+    }
+    assert set(got) == set(expected)
+    for name, (mu, sigma) in expected.items():
+        assert got[name][0] == pytest.approx(mu, abs=1e-9), name
+        assert got[name][1] == pytest.approx(sigma, abs=1e-9), name
+    assert RatingApplication.objects.filter(scope__key=key).count() == len(records)
+    seats = sum(len(players) for players, _ in games)
+    assert RatingHistory.objects.filter(scope__key=key).count() == seats
