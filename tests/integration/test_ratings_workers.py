@@ -39,7 +39,7 @@ def service_env(queue: str) -> dict[str, str]:
             f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
             f"{db['PORT'] or 5432}/{db['NAME']}"
         ),
-        "CELERY_BROKER_URL": require_broker(),
+        "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL", ""),
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
     }
