@@ -10,6 +10,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import ApiToken, SiteSettings
@@ -112,20 +113,27 @@ def player_merge(*, keep: Player, merge: list[Player]) -> int:
             keep.display_name = next((p.display_name for p in others if p.display_name), "")
         keep.save(update_fields=["user", "display_name"])
     Player.objects.filter(pk__in=other_ids).delete()
-    _games_announce(record_ids=list(seen))
+    _games_announce(
+        record_ids=[record_id for record_id, player_id in seen.items() if player_id != keep.pk]
+    )
     return moved
 
 
 def _games_announce(*, record_ids: list[int]) -> None:
-    """Announce one record of each game touched, so analytics refreshes its summaries.
+    """Announce every record whose seats moved, in the order they were played.
 
-    Analytics' ingest is idempotent: announcing a stored record again only
-    recomputes the game's summary (which names players).
+    Analytics' ingest is idempotent: announcing a stored record again refreshes
+    its game's summary (which names players), and a record whose players changed
+    makes each rating scope recompute from it (the first one, in played order,
+    redoes all the later ones, which are then unchanged).
     """
-    by_game: dict[str, int] = {}
-    for pk, game in Record.objects.filter(pk__in=record_ids).values_list("pk", "game"):
-        by_game.setdefault(game, pk)
-    created = [Announcement.objects.create(record_id=pk) for pk in by_game.values()]
+    ordered = (
+        Record.objects.filter(pk__in=record_ids)
+        .annotate(order_at=Coalesce("played_at", "created_at"))
+        .order_by("order_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    created = [Announcement.objects.create(record_id=pk) for pk in ordered]
     if created:
         ids = [a.pk for a in created]
         transaction.on_commit(lambda: outbox.announcements_dispatch(ids=ids), robust=True)

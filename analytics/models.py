@@ -42,3 +42,111 @@ class GameSummary(models.Model):
 
     class Meta:
         verbose_name_plural = "game summaries"
+
+
+# Ratings
+
+
+class RatingScope(models.Model):
+    """One pool of ratings: a game over everything, a game within a club, or a league season.
+
+    The row is also the lock: every write to a scope's ratings first takes
+    ``select_for_update`` on it, so two workers never interleave their updates.
+    ``last_at``/``last_record_id`` is the order key of the last record applied;
+    a record that sorts before it is late and makes the scope recompute from it.
+    """
+
+    class Kind(models.TextChoices):
+        GAME = "game"
+        CLUB = "club"
+        SEASON = "season"
+
+    key = models.CharField(max_length=64, unique=True)  # "game:gift_swap", "club:3:gift_swap"
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    game = models.CharField(max_length=32)
+    club = models.ForeignKey(
+        "clubs.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    season = models.ForeignKey(
+        "clubs.Season", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    last_at = models.DateTimeField(null=True, blank=True)
+    last_record_id = models.BigIntegerField(null=True, blank=True)
+    recomputes = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class RatingApplication(models.Model):
+    """Record ``record`` is counted in ``scope``: at most once (the unique pair).
+
+    ``fingerprint`` digests what was applied (players, ranks, scores): a
+    corrected result differs and is applied again from its point on.
+    """
+
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="applications")
+    record = models.ForeignKey(Record, on_delete=models.CASCADE, related_name="+")
+    order_at = models.DateTimeField()
+    fingerprint = models.CharField(max_length=16)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "record"], name="rating_application_unique"),
+        ]
+        indexes = [models.Index(fields=["scope", "order_at", "record"])]
+
+
+class RatingHistory(models.Model):
+    """A player's rating and running totals in a scope right after one record.
+
+    The rows are what a recompute restarts from (the state just before a late
+    record) and what the rating charts draw.
+    """
+
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="history")
+    record = models.ForeignKey(Record, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    order_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    rank = models.PositiveSmallIntegerField()
+    score = models.IntegerField()
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    score_total = models.BigIntegerField()
+
+    class Meta:
+        verbose_name_plural = "rating history"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scope", "record", "player"], name="rating_history_unique"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["scope", "order_at", "record"]),
+            models.Index(fields=["scope", "player", "order_at", "record"]),
+            models.Index(fields=["player", "order_at"]),
+        ]
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in a scope: the leaderboard row (a copy of their last history)."""
+
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    score_total = models.BigIntegerField()
+    last_played_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "player"], name="player_rating_unique"),
+        ]
+        indexes = [models.Index(fields=["scope", "-ordinal"])]

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import Avg, Count, Q, Sum
 
 from analytics.models import GameSummary, PlayerResult
+from analytics.ratings import ratings_apply, ratings_deferred, ratings_rebuild
 from replays.giftlog import options_key
 from replays.models import Record
 
@@ -43,6 +44,7 @@ def record_ingest(*, record_id: int) -> bool:
         update_fields=["player", "score", "rank", "won", "variant", "num_players"],
     )
     game_summary_refresh(game=record.game)
+    ratings_apply(record=record)  # ratings per game, club and season (analytics.ratings)
     return True
 
 
@@ -85,8 +87,10 @@ def analytics_rebuild() -> int:
         PlayerResult.objects.all().delete()
         GameSummary.objects.all().delete()
     ids = list(Record.objects.order_by("id").values_list("id", flat=True))
-    for record_id in ids:
-        record_ingest(record_id=record_id)
+    with ratings_deferred():  # one recompute per scope below, not one per late record
+        for record_id in ids:
+            record_ingest(record_id=record_id)
     for game in Record.objects.values_list("game", flat=True).distinct():
         game_summary_refresh(game=game)
+    ratings_rebuild()
     return len(ids)

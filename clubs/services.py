@@ -32,6 +32,19 @@ Role = Membership.Role
 DEFAULT_CORRECTION_WINDOW = timedelta(hours=24)
 
 
+def _record_announce(record: Record) -> None:
+    """Tell analytics, after commit, that what counts of ``record`` changed (an entry, a void).
+
+    Through the record outbox, as a stored record is announced: the row is
+    written in this transaction, so a broker that is down delays the news but
+    never loses it, and ``clubs`` never imports ``analytics`` (the task is
+    named). Analytics re-reads the record's entries and recomputes the
+    ratings of every season and club scope that gained or lost it.
+    """
+    announcement = Announcement.objects.create(record=record)
+    transaction.on_commit(lambda: outbox.announcements_dispatch(ids=[announcement.pk]), robust=True)
+
+
 # --- who is who ---------------------------------------------------------------
 
 
@@ -433,13 +446,15 @@ def season_entry_submit(
         raise Conflict("already_entered", "This record is already entered in this season.")
     try:
         with transaction.atomic():
-            return SeasonEntry.objects.create(
+            entry = SeasonEntry.objects.create(
                 season=season, record=record, submitted_by=user, guests=guests
             )
     except IntegrityError:
         raise Conflict(
             "already_entered", "This record is already entered in this season."
         ) from None
+    _record_announce(record)
+    return entry
 
 
 @transaction.atomic
@@ -483,6 +498,36 @@ def record_void(*, entry: SeasonEntry, user: AbstractBaseUser | None, reason: st
         after={"voided": True, "record": entry.record_id},
         reason=reason,
     )
+    _record_announce(entry.record)
+    return entry
+
+
+@transaction.atomic
+def record_unvoid(*, entry: SeasonEntry, user: AbstractBaseUser | None, reason: str) -> SeasonEntry:
+    """Count a voided entry again (club admins and owners), e.g. a void made by mistake."""
+    club = entry.season.league.club
+    _require_admin(club=club, user=user)
+    reason = (reason or "").strip()
+    if not reason:
+        raise BadRequest("invalid_request", "Say why the game counts again.", field="reason")
+    entry = SeasonEntry.objects.select_for_update().get(pk=entry.pk)
+    if entry.voided_at is None:
+        raise Conflict("not_voided", "This entry is not voided.")
+    before = {"voided": True, "void_reason": entry.void_reason}
+    entry.voided_at = None
+    entry.voided_by = None
+    entry.void_reason = ""
+    entry.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    _audit(
+        actor=user,
+        action="entry.unvoid",
+        club=club,
+        target=entry,
+        before=before,
+        after={"voided": False, "record": entry.record_id},
+        reason=reason,
+    )
+    _record_announce(entry.record)
     return entry
 
 

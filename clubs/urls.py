@@ -35,6 +35,11 @@ api_urlpatterns = [
         name="season-entry-void",
     ),
     path(
+        "seasons/<int:season_id>/entries/<int:entry_id>/unvoid/",
+        api.EntryUnvoidView.as_view(),
+        name="season-entry-unvoid",
+    ),
+    path(
         "seasons/<int:season_id>/standings/",
         api.SeasonStandingsView.as_view(),
         name="season-standings",

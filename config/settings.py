@@ -174,6 +174,9 @@ RESULT_CORRECTION_WINDOW = timedelta(
 )
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# --- Ratings --------------------------------------------------------------------
+# Below this many rated games in a scope a rating is shown as provisional.
+RATINGS_PROVISIONAL_GAMES = int(os.environ.get("RATINGS_PROVISIONAL_GAMES", "5"))
 
 
 def email_settings(url: str) -> dict[str, object]:
@@ -245,6 +248,12 @@ CELERY_BEAT_SCHEDULE = {
     "dispatch-pending-announcements": {
         "task": "replays.announcements_dispatch",
         "schedule": timedelta(seconds=int(os.environ.get("OUTBOX_SWEEP_SECONDS", "60"))),
+    },
+    # Recompute every rating scope from its records; logs any player whose stored
+    # rating differed from the fresh one (there should be none).
+    "ratings-rebuild-nightly": {
+        "task": "analytics.ratings_rebuild",
+        "schedule": timedelta(hours=float(os.environ.get("RATINGS_REBUILD_HOURS", "24"))),
     },
 }
 

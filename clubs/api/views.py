@@ -282,6 +282,21 @@ class EntryVoidView(_Base):
         return Response(EntrySerializer(entry).data)
 
 
+class EntryUnvoidView(_Base):
+    @extend_schema(
+        summary="Count a voided game again (club admins), e.g. a void made by mistake",
+        request=VoidSerializer,
+        responses={200: EntrySerializer, **ERRORS},
+    )
+    def post(self, request: Request, season_id: int, entry_id: int) -> Response:
+        data = _valid(VoidSerializer, request)
+        season = selectors.season_get(season_id=season_id)
+        entry = selectors.season_entry_get(season=season, entry_id=entry_id)
+        services.record_unvoid(entry=entry, user=request.user, reason=data["reason"])
+        entry = selectors.season_entries(season=season).get(pk=entry.pk)
+        return Response(EntrySerializer(entry).data)
+
+
 class SeasonStandingsView(_Base):
     @extend_schema(
         summary="A season's standings and each player's points after each game",

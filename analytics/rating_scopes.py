@@ -1,0 +1,111 @@
+"""Which records count in which rating scope: a game, a club (per game), a league season.
+
+The rules (docs/analytics.md, "Ratings and leaderboards"): a game scope takes
+every record of the game that is not simulated; a club scope the records with a
+not voided entry in any season of the club's leagues; a season scope those with a
+not voided entry in that season. :func:`record_scope_specs` answers for one
+record, :func:`scope_records` for one scope, :func:`all_scope_specs` for all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+from django.db.models.functions import Coalesce
+
+from analytics.models import RatingScope
+from clubs.models import SeasonEntry
+from replays.models import Record
+
+
+@dataclass(frozen=True)
+class ScopeSpec:
+    key: str
+    kind: str
+    game: str
+    club_id: int | None = None
+    season_id: int | None = None
+
+
+def game_scope_key(game: str) -> str:
+    return f"game:{game}"
+
+
+def club_scope_key(club_id: int, game: str) -> str:
+    return f"club:{club_id}:{game}"
+
+
+def season_scope_key(season_id: int) -> str:
+    return f"season:{season_id}"
+
+
+def record_scope_specs(*, record: Record) -> dict[str, ScopeSpec]:
+    """The scopes ``record`` should count in now (none when it is simulated)."""
+    if record.simulated:
+        return {}
+    specs = {
+        game_scope_key(record.game): ScopeSpec(game_scope_key(record.game), "game", record.game)
+    }
+    entries = SeasonEntry.objects.filter(record=record, voided_at__isnull=True).values_list(
+        "season_id", "season__league__club_id"
+    )
+    for season_id, club_id in entries:
+        key = season_scope_key(season_id)
+        specs[key] = ScopeSpec(key, "season", record.game, club_id, season_id)
+        key = club_scope_key(club_id, record.game)
+        specs[key] = ScopeSpec(key, "club", record.game, club_id)
+    return specs
+
+
+def scope_records(scope: RatingScope) -> QuerySet[Record]:
+    """The records that count in ``scope``, each with its ``order_at``, in application order."""
+    records = Record.objects.filter(game=scope.game, simulated=False)
+    entries = SeasonEntry.objects.filter(voided_at__isnull=True)
+    if scope.kind == RatingScope.Kind.CLUB:
+        entries = entries.filter(season__league__club_id=scope.club_id)
+        records = records.filter(pk__in=entries.values("record_id"))
+    elif scope.kind == RatingScope.Kind.SEASON:
+        records = records.filter(
+            pk__in=entries.filter(season_id=scope.season_id).values("record_id")
+        )
+    return records.annotate(order_at=Coalesce("played_at", "created_at")).order_by("order_at", "id")
+
+
+def scope_get_locked(spec: ScopeSpec) -> RatingScope:
+    """The scope's row, made if missing, locked (``select_for_update``) until the commit."""
+    scope, _ = RatingScope.objects.get_or_create(
+        key=spec.key,
+        defaults={
+            "kind": spec.kind,
+            "game": spec.game,
+            "club_id": spec.club_id,
+            "season_id": spec.season_id,
+        },
+    )
+    return RatingScope.objects.select_for_update().get(pk=scope.pk)
+
+
+def all_scope_specs() -> dict[str, ScopeSpec]:
+    """Every scope some record counts in now."""
+    specs = {
+        game_scope_key(game): ScopeSpec(game_scope_key(game), "game", game)
+        for game in Record.objects.filter(simulated=False)
+        .values_list("game", flat=True)
+        .distinct()
+        .order_by()
+    }
+    entries = (
+        SeasonEntry.objects.filter(voided_at__isnull=True, record__simulated=False)
+        .values_list("season_id", "season__league__club_id", "season__league__game")
+        .distinct()
+        .order_by()
+    )
+    for season_id, club_id, game in entries:
+        specs[season_scope_key(season_id)] = ScopeSpec(
+            season_scope_key(season_id), "season", game, club_id, season_id
+        )
+        specs[club_scope_key(club_id, game)] = ScopeSpec(
+            club_scope_key(club_id, game), "club", game, club_id
+        )
+    return specs

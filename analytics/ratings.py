@@ -1,0 +1,515 @@
+"""Ratings with openskill's Plackett-Luce model, per game, per club and per league season.
+
+A scope's ratings are a pure function of the set of records that count in it,
+applied one by one in order of ``(played_at or created_at, record id)``. The
+stored state (:class:`~analytics.models.RatingHistory` after each record and
+:class:`~analytics.models.PlayerRating` now) is a cache of that function:
+
+- a record whose key sorts after the scope's last applied record is *appended*
+  (one ``rate`` call, one row per seat);
+- one that sorts before it (late), whose result changed (a correction), or that
+  no longer counts (a void, a simulated record) makes the scope *recompute from
+  its point*: the history from that key on is thrown away, each player's state
+  is restored from their last history row before it, and every record that
+  counts in the scope from that key on is applied again.
+
+Which records count: the game scope takes every record of the game that is not
+simulated (``Record.simulated``); a club scope (club, game) the records with a
+not voided entry in any season of the club's leagues; a season scope those with
+a not voided entry in that season. Clubs announce an entry, a void or an
+un-void through the record outbox (``replays.models.Announcement``, task
+``analytics.record_ingest``), so ``clubs`` never imports ``analytics``.
+
+Several workers at once: every write to a scope happens under
+``select_for_update`` on its :class:`~analytics.models.RatingScope` row, scopes
+are locked in key order (no deadlock between two records), and the unique
+(scope, record) application makes a second delivery a no-op.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import json
+import logging
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
+from openskill.models import PlackettLuce
+
+from analytics.models import PlayerRating, RatingApplication, RatingHistory, RatingScope
+from analytics.rating_scopes import (
+    ScopeSpec,
+    all_scope_specs,
+    record_scope_specs,
+    scope_get_locked,
+    scope_records,
+)
+from replays.models import Record, Seat
+
+logger = logging.getLogger(__name__)
+CHUNK = 2000
+Key = tuple[datetime, int]  # (order_at, record id)
+
+
+def rating_model() -> PlackettLuce:
+    """The model every scope uses: openskill's defaults (mu 25, sigma 25/3, beta 25/6)."""
+    return PlackettLuce()
+
+
+MODEL = rating_model()
+
+# Set while ``analytics_rebuild`` re-ingests every record: it recomputes every
+# scope once at the end instead of once per late record.
+_deferred: contextvars.ContextVar[bool] = contextvars.ContextVar("ratings_deferred", default=False)
+
+
+@contextmanager
+def ratings_deferred() -> Iterator[None]:
+    """Inside this block :func:`ratings_apply` does nothing; run :func:`ratings_rebuild` after."""
+    token = _deferred.set(True)
+    try:
+        yield
+    finally:
+        _deferred.reset(token)
+
+
+@dataclass
+class PlayerState:
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    score_total: int = 0
+    last_at: datetime | None = None
+
+    @property
+    def ordinal(self) -> float:
+        """The leaderboard number: mu - 3 sigma (a rating we are about 99.7% sure is exceeded)."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a record tells a rating: who sat where, their ranks (1 = best, ties shared), scores."""
+
+    record_id: int
+    order_at: datetime
+    players: tuple[int, ...]
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: frozenset[int]
+
+    @property
+    def key(self) -> Key:
+        return (self.order_at, self.record_id)
+
+    @property
+    def rateable(self) -> bool:
+        """Two or more distinct players: a game of one, or against oneself, says nothing."""
+        return len(self.players) >= 2 and len(set(self.players)) == len(self.players)
+
+    @property
+    def fingerprint(self) -> str:
+        text = json.dumps([self.players, self.ranks, self.scores], separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def outcome_of(
+    *, record_id: int, order_at: datetime, result: dict[str, Any], seats: Iterable[tuple[int, int]]
+) -> Outcome:
+    """``seats`` are (seat, player id) pairs; ``result`` is the record's stored result."""
+    players = tuple(player for _, player in sorted(seats))
+    n = len(players)
+    ranks = tuple(int(r) for r in (result.get("ranks") or [1] * n)[:n])
+    scores = tuple(int(s) for s in (result.get("scores") or [0] * n)[:n])
+    return Outcome(
+        record_id, order_at, players, ranks, scores, frozenset(result.get("winners", []))
+    )
+
+
+def rate(states: list[PlayerState], ranks: tuple[int, ...]) -> list[tuple[float, float]]:
+    """New (mu, sigma) for each seat: one Plackett-Luce update, each player a team of one."""
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in states]
+    rated = MODEL.rate(teams, ranks=list(ranks))
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+# --- applying ---------------------------------------------------------------------------
+
+
+def ratings_apply(*, record: Record) -> dict[str, str]:
+    """Bring every scope ``record`` touches up to date with it; returns {scope key: what happened}.
+
+    Idempotent: a second call for an unchanged record changes nothing ("unchanged").
+    Call it inside or outside a transaction; each scope is locked until the
+    caller's transaction ends.
+    """
+    if _deferred.get():
+        return {}
+    seats = list(Seat.objects.filter(record=record).values_list("seat", "player_id"))
+    outcome = outcome_of(
+        record_id=record.pk,
+        order_at=record.played_at or record.created_at,
+        result=record.result,
+        seats=seats,
+    )
+    wanted = record_scope_specs(record=record) if outcome.rateable else {}
+    applied = {
+        key: ScopeSpec(key, kind, game, club_id, season_id)
+        for key, kind, game, club_id, season_id in RatingApplication.objects.filter(
+            record_id=record.pk
+        ).values_list(
+            "scope__key", "scope__kind", "scope__game", "scope__club_id", "scope__season_id"
+        )
+    }
+    done: dict[str, str] = {}
+    for key in sorted(set(wanted) | set(applied)):  # one lock order for every worker
+        with transaction.atomic():
+            scope = scope_get_locked(wanted.get(key) or applied[key])
+            done[key] = _scope_reconcile(scope, outcome, wanted=key in wanted)
+    return done
+
+
+def _scope_reconcile(scope: RatingScope, outcome: Outcome, *, wanted: bool) -> str:
+    application = RatingApplication.objects.filter(scope=scope, record_id=outcome.record_id).first()
+    if application is None and not wanted:
+        return "not counted"
+    if (
+        application is not None
+        and wanted
+        and application.fingerprint == outcome.fingerprint
+        and application.order_at == outcome.order_at
+    ):
+        return "unchanged"
+    last = _scope_last(scope)
+    if application is None and (last is None or outcome.key > last):
+        _append(scope, outcome)
+        return "appended"
+    start = outcome.key
+    if application is not None:
+        start = min(start, (application.order_at, outcome.record_id))
+    scope_recompute(scope=scope, start=start)
+    return "recomputed" if wanted else "removed"
+
+
+def _scope_last(scope: RatingScope) -> Key | None:
+    if scope.last_at is None or scope.last_record_id is None:
+        return None
+    return (scope.last_at, scope.last_record_id)
+
+
+def _states_of(scope: RatingScope, players: Iterable[int]) -> dict[int, PlayerState]:
+    return {
+        r.player_id: PlayerState(r.mu, r.sigma, r.games, r.wins, r.score_total, r.last_played_at)
+        for r in PlayerRating.objects.filter(scope=scope, player_id__in=list(players))
+    }
+
+
+def _fresh() -> PlayerState:
+    return PlayerState(MODEL.mu, MODEL.sigma)
+
+
+HISTORY_COLUMNS = (
+    "record_id", "player_id", "order_at", "mu", "sigma", "ordinal", "rank", "score", "games",
+    "wins", "score_total",
+)  # fmt: skip
+HistoryRow = tuple[int, int, datetime, float, float, float, int, int, int, int, int]
+
+
+def _step(outcome: Outcome, states: dict[int, PlayerState]) -> list[HistoryRow]:
+    """Apply one outcome to the in-memory states; the history rows it makes (HISTORY_COLUMNS)."""
+    before = [states.get(p) or _fresh() for p in outcome.players]
+    rows = []
+    for seat, (player, (mu, sigma)) in enumerate(
+        zip(outcome.players, rate(before, outcome.ranks), strict=True)
+    ):
+        old = before[seat]
+        state = PlayerState(
+            mu,
+            sigma,
+            old.games + 1,
+            old.wins + (seat in outcome.winners),
+            old.score_total + outcome.scores[seat],
+            outcome.order_at,
+        )
+        states[player] = state
+        rows.append(
+            (
+                outcome.record_id,
+                player,
+                outcome.order_at,
+                mu,
+                sigma,
+                state.ordinal,
+                outcome.ranks[seat],
+                outcome.scores[seat],
+                state.games,
+                state.wins,
+                state.score_total,
+            )
+        )
+    return rows
+
+
+def _rows_insert(model: type, scope: RatingScope, columns: tuple[str, ...], rows: list) -> None:
+    """Insert many rows of a scope: PostgreSQL's COPY (bulk_create's SQL building is most of
+    a full recompute's time otherwise), ``bulk_create`` elsewhere."""
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        table = model._meta.db_table
+        names = ", ".join(["scope_id", *columns])
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy,
+        ):
+            for row in rows:
+                copy.write_row((scope.pk, *row))
+        return
+    model.objects.bulk_create(
+        [model(scope=scope, **dict(zip(columns, row, strict=True))) for row in rows],
+        batch_size=CHUNK,
+    )
+
+
+APPLICATION_COLUMNS = ("record_id", "order_at", "fingerprint")
+
+
+RATING_COLUMNS = (
+    "player_id", "mu", "sigma", "ordinal", "games", "wins", "score_total", "last_played_at",
+)  # fmt: skip
+
+
+def _ratings_save(
+    scope: RatingScope, states: dict[int, PlayerState | None], *, fresh: bool = False
+) -> None:
+    """Store the players' current ratings (``None``: no rated game left, drop the row).
+
+    ``fresh``: the scope has no rating rows (a recompute from nothing), so a plain insert.
+    """
+    if fresh:
+        _rows_insert(
+            PlayerRating,
+            scope,
+            RATING_COLUMNS,
+            [
+                (p, s.mu, s.sigma, s.ordinal, s.games, s.wins, s.score_total, s.last_at)
+                for p, s in states.items()
+                if s is not None
+            ],
+        )
+        return
+    gone = [p for p, s in states.items() if s is None]
+    if gone:
+        PlayerRating.objects.filter(scope=scope, player_id__in=gone).delete()
+    rows = [
+        PlayerRating(
+            scope=scope,
+            player_id=p,
+            mu=s.mu,
+            sigma=s.sigma,
+            ordinal=s.ordinal,
+            games=s.games,
+            wins=s.wins,
+            score_total=s.score_total,
+            last_played_at=s.last_at,
+        )
+        for p, s in states.items()
+        if s is not None
+    ]
+    PlayerRating.objects.bulk_create(
+        rows,
+        batch_size=CHUNK,
+        update_conflicts=True,
+        unique_fields=["scope", "player"],
+        update_fields=["mu", "sigma", "ordinal", "games", "wins", "score_total", "last_played_at"],
+    )
+
+
+def _append(scope: RatingScope, outcome: Outcome) -> None:
+    states = _states_of(scope, outcome.players)
+    _rows_insert(RatingHistory, scope, HISTORY_COLUMNS, _step(outcome, states))
+    RatingApplication.objects.create(
+        scope=scope,
+        record_id=outcome.record_id,
+        order_at=outcome.order_at,
+        fingerprint=outcome.fingerprint,
+    )
+    _ratings_save(scope, {p: states[p] for p in outcome.players})
+    scope.last_at, scope.last_record_id = outcome.key
+    scope.save(update_fields=["last_at", "last_record_id", "updated_at"])
+
+
+def _from(start: Key) -> Q:
+    at, record_id = start
+    return Q(order_at__gt=at) | Q(order_at=at, record_id__gte=record_id)
+
+
+def _restore(scope: RatingScope, players: set[int], start: Key) -> dict[int, PlayerState]:
+    """Each player's state just before ``start``: their last history row before it."""
+    before = RatingHistory.objects.filter(scope=scope, player_id__in=players).exclude(_from(start))
+    if connection.vendor == "postgresql":
+        rows: Iterable[RatingHistory] = before.order_by(
+            "player_id", "-order_at", "-record_id"
+        ).distinct("player_id")
+    else:  # one query too: each player's newest row before ``start`` by a window function
+        rows = before.annotate(
+            newest=Window(
+                RowNumber(),
+                partition_by=[F("player_id")],
+                order_by=[F("order_at").desc(), F("record_id").desc()],
+            )
+        ).filter(newest=1)
+    return {
+        r.player_id: PlayerState(r.mu, r.sigma, r.games, r.wins, r.score_total, r.order_at)
+        for r in rows
+    }
+
+
+def _outcomes(records: QuerySet[Record]) -> Iterator[Outcome]:
+    """The records' outcomes in order, read in chunks (ids and results, then their seats)."""
+    rows = records.values_list("id", "order_at", "result")
+    last: Key | None = None
+    while True:
+        page = rows
+        if last is not None:
+            page = page.filter(Q(order_at__gt=last[0]) | Q(order_at=last[0], id__gt=last[1]))
+        chunk = list(page[:CHUNK])
+        if not chunk:
+            return
+        seats: dict[int, list[tuple[int, int]]] = {}
+        for record_id, seat, player_id in Seat.objects.filter(
+            record_id__in=[r[0] for r in chunk]
+        ).values_list("record_id", "seat", "player_id"):
+            seats.setdefault(record_id, []).append((seat, player_id))
+        for record_id, order_at, result in chunk:
+            yield outcome_of(
+                record_id=record_id,
+                order_at=order_at,
+                result=result,
+                seats=seats.get(record_id, []),
+            )
+        last = (chunk[-1][1], chunk[-1][0])
+
+
+def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
+    """Recompute ``scope`` from ``start`` (None: from nothing); the caller holds its lock.
+
+    Returns how many records were applied.
+    """
+    history = RatingHistory.objects.filter(scope=scope)
+    applications = RatingApplication.objects.filter(scope=scope)
+    records = scope_records(scope)
+    if start is None:
+        affected: set[int] = set()
+        history.delete()
+        applications.delete()
+        PlayerRating.objects.filter(scope=scope).delete()
+        states: dict[int, PlayerState] = {}
+    else:
+        later = history.filter(_from(start))
+        affected = set(later.values_list("player_id", flat=True).distinct())
+        later.delete()
+        applications.filter(_from(start)).delete()
+        states = _restore(scope, affected, start)
+        at, record_id = start
+        records = records.filter(Q(order_at__gt=at) | Q(order_at=at, id__gte=record_id))
+    applied = 0
+    touched: set[int] = set(affected)
+    history_rows: list[HistoryRow] = []
+    application_rows: list[tuple[int, datetime, str]] = []
+    last: Key | None = None
+    for outcome in _outcomes(records):
+        if not outcome.rateable:
+            continue
+        history_rows.extend(_step(outcome, states))
+        application_rows.append((outcome.record_id, outcome.order_at, outcome.fingerprint))
+        touched.update(outcome.players)
+        last = outcome.key
+        applied += 1
+        if len(application_rows) >= CHUNK:
+            _rows_insert(RatingHistory, scope, HISTORY_COLUMNS, history_rows)
+            _rows_insert(RatingApplication, scope, APPLICATION_COLUMNS, application_rows)
+            history_rows, application_rows = [], []
+    _rows_insert(RatingHistory, scope, HISTORY_COLUMNS, history_rows)
+    _rows_insert(RatingApplication, scope, APPLICATION_COLUMNS, application_rows)
+    _ratings_save(scope, {p: states.get(p) for p in touched}, fresh=start is None)
+    if last is None:  # nothing from ``start`` on: the last applied record is before it
+        previous = applications.order_by("-order_at", "-record_id").first()
+        last = (previous.order_at, previous.record_id) if previous else None
+    scope.last_at, scope.last_record_id = last if last else (None, None)
+    scope.recomputes += 1
+    scope.save(update_fields=["last_at", "last_record_id", "recomputes", "updated_at"])
+    return applied
+
+
+# --- full recompute -------------------------------------------------------------------------
+
+
+def _current(scope_key: str) -> dict[int, tuple[float, float, int]]:
+    return {
+        player: (mu, sigma, games)
+        for player, mu, sigma, games in PlayerRating.objects.filter(
+            scope__key=scope_key
+        ).values_list("player_id", "mu", "sigma", "games")
+    }
+
+
+def ratings_rebuild() -> dict[str, int]:
+    """Recompute every scope from nothing (and empty the ones nothing counts in any more).
+
+    Each scope in its own transaction under its lock, so workers may keep
+    applying new records meanwhile. For each scope that already existed, compares
+    the stored ratings with the fresh ones and logs the players that differed
+    (beyond 1e-9, or in games): the incremental path should never drift. Returns
+    {"scopes": n, "differences": players that differed}.
+    """
+    specs = all_scope_specs()
+    existing = set()
+    for key, kind, game, club_id, season_id in RatingScope.objects.values_list(
+        "key", "kind", "game", "club_id", "season_id"
+    ):
+        existing.add(key)
+        specs.setdefault(key, ScopeSpec(key, kind, game, club_id, season_id))
+    differences = 0
+    for key in sorted(specs):
+        with transaction.atomic():
+            scope = scope_get_locked(specs[key])
+            before = _current(key)
+            scope_recompute(scope=scope)
+            after = _current(key)
+        if key in existing:
+            drifted = _drift(before, after)
+            differences += len(drifted)
+            if drifted:
+                logger.warning(
+                    "ratings drift in %s: %d players differed from a fresh recompute, e.g. %s",
+                    key,
+                    len(drifted),
+                    "; ".join(drifted[:5]),
+                )
+    return {"scopes": len(specs), "differences": differences}
+
+
+def _drift(
+    before: dict[int, tuple[float, float, int]], after: dict[int, tuple[float, float, int]]
+) -> list[str]:
+    out = []
+    for player in sorted(set(before) | set(after)):
+        old, new = before.get(player), after.get(player)
+        if (
+            old is None
+            or new is None
+            or old[2] != new[2]
+            or abs(old[0] - new[0]) > 1e-9
+            or abs(old[1] - new[1]) > 1e-9
+        ):
+            out.append(f"player {player} was {old}, recomputed {new}")
+    return out
