@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from games.play import BOTS, self_play
 from games.registry import get_engine
@@ -14,6 +17,7 @@ from replays.services import record_submit
 
 DEMO_NAMES = ("ana", "ben", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kit", "lu")
 BOT_MIXES = ("random", "greedy", "mixed")
+DEMO_DAYS = 120
 # House rules a simulation plays under unless it is told otherwise. GiftTRAP's
 # rulebook game has no round limit, and random bots at 7-8 seats drift back down
 # the tracks (a random gift scores below 0 on average there): a median of 87,000
@@ -30,6 +34,7 @@ def simulated_document(
     bots: str = "mixed",
     options: dict[str, Any] | None = None,
     simulated: bool = True,
+    played_at: datetime | None = None,
 ) -> dict[str, Any]:
     """One bot-played game as a giftlog document (not stored).
 
@@ -44,16 +49,19 @@ def simulated_document(
     else:
         seat_bots = [BOTS[bots]] * num_players
     events, _ = self_play(engine, num_players, options=options, rng=rng, bots=seat_bots)
+    meta: dict[str, Any] = (
+        {"source": f"simulate ({bots} bots)", "simulated": True}
+        if simulated
+        else {"source": "demo data"}
+    )
+    if played_at is not None:
+        meta["played_at"] = played_at.isoformat()
     return {
         "format": FORMAT,
         "game": game,
         "options": options,
         "players": names,
-        "meta": (
-            {"source": f"simulate ({bots} bots)", "simulated": True}
-            if simulated
-            else {"source": "demo data"}
-        ),
+        "meta": meta,
         "events": events,
     }
 
@@ -75,9 +83,22 @@ def records_simulate(
     """
     engine = get_engine(game)
     rng = random.Random(seed)
-    for _ in range(games):
+    now = timezone.now().replace(microsecond=0)
+    for number in range(games):
         players = num_players or rng.randint(engine.min_players, engine.max_players)
+        # Demo play stands in for a club's history: its games are spread over the last
+        # DEMO_DAYS, oldest first, so ratings and charts have a history to show.
+        played_at = None
+        if not simulated:
+            days_ago = DEMO_DAYS * (games - number) / games
+            played_at = now - timedelta(days=days_ago, minutes=rng.randint(0, 180))
         document = simulated_document(
-            game, num_players=players, rng=rng, bots=bots, options=options, simulated=simulated
+            game,
+            num_players=players,
+            rng=rng,
+            bots=bots,
+            options=options,
+            simulated=simulated,
+            played_at=played_at,
         )
         yield record_submit(document=document)
