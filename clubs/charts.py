@@ -4,24 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import plotly.graph_objects as go
-
-from analytics.charts import chart_context
+from analytics.chartkit import chart
 
 
 def standings_chart(
     history: list[dict[str, Any]], *, names: dict[str, str], title: str
 ) -> dict[str, Any]:
-    """A line per player over the season's games, as analytics/_chart.html's ``chart``.
+    """A line per player over the season's games (a chartkit chart, drawn by charts.js).
 
     ``history`` is :func:`clubs.selectors.standings_history`; ``names`` maps a
     handle to the name the page shows. A player's line starts at their first game.
     """
-    figure = go.Figure()
-    rows: list[list[Any]] = [["game", "played on", "player", "points"]]
     handles = sorted(
         {h for point in history for h in point["points"]}, key=lambda h: names.get(h, h).lower()
     )
+    traces = []
+    rows: list[list[Any]] = []
     for handle in handles:
         name = names.get(handle, handle)
         # Everyone starts the season at 0, so even one game draws a line.
@@ -35,24 +33,29 @@ def standings_chart(
             xs.append(number)
             ys.append(points)
             texts.append(f"{name}: {points} points after game {number}{when}")
-            rows.append([number, f"{played:%Y-%m-%d}" if played else "", name, points])
-        figure.add_trace(
-            go.Scatter(
-                x=xs, y=ys, name=name, mode="lines+markers", hovertext=texts, hoverinfo="text"
-            )
+            rows.append([name, number, played.isoformat() if played else "", points])
+        traces.append(
+            {
+                "type": "scatter",
+                "x": xs,
+                "y": ys,
+                "name": name,
+                "mode": "lines+markers",
+                "hovertext": texts,
+                "hoverinfo": "text",
+            }
         )
-    figure.update_layout(
+    return chart(
+        chart_id="standings-chart",
         title=title,
-        xaxis_title="games played in the season",
-        yaxis_title="points",
-        legend_title="player",
-        legend={"orientation": "h", "y": -0.25},
-        margin={"l": 40, "r": 10, "t": 50, "b": 40},
-        height=420,
-        xaxis={"dtick": 1 if len(history) <= 12 else None, "rangemode": "tozero"},
-        yaxis={"rangemode": "tozero"},
-    )
-    rows[1:] = sorted(rows[1:], key=lambda row: (row[0], str(row[2]).lower()))
-    return chart_context(
-        chart_id="standings-chart", figure=figure, csv=rows, csv_name="standings.csv"
+        traces=traces,
+        x_title="games played in the season",
+        y_title="points",
+        csv_header=["player", "game number", "played at", "points after the game"],
+        csv_rows=rows,
+        layout={
+            "legend": {"title": {"text": "player"}, "orientation": "h", "y": -0.25},
+            "xaxis": {"dtick": 1 if len(history) <= 12 else None, "rangemode": "tozero"},
+            "yaxis": {"rangemode": "tozero"},
+        },
     )

@@ -357,9 +357,7 @@ def league_page(request: HttpRequest, slug: str, league_slug: str) -> HttpRespon
             ],
             games=_game_rows(list(selectors.season_entries(season=season)), with_league=False),
             chart=(
-                charts.standings_chart(
-                    history, names=names, title=f"Points through {season.name}"
-                )
+                charts.standings_chart(history, names=names, title=f"Points through {season.name}")
                 if history
                 else None
             ),

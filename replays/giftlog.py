@@ -60,6 +60,11 @@ JSON_SCHEMA: dict[str, Any] = {
                 "club": {"type": "string"},
                 "league": {"type": "string"},
                 "played_at": {"type": "string", "format": "date-time"},
+                "simulated": {
+                    "type": "boolean",
+                    "description": "True for bot play (simulations): kept apart in statistics "
+                    "and never counted in ratings.",
+                },
             },
         },
         "events": {
@@ -119,6 +124,11 @@ class Giftlog:
                 self.played_at.isoformat() if self.played_at else None,
             )
         return record_digest(self.game, self.options, self.players, self.events)
+
+    @property
+    def simulated(self) -> bool:
+        """Bot play, kept apart from real play by analytics (``meta.simulated``)."""
+        return self.meta.get("simulated") is True
 
     @property
     def played_at(self) -> datetime | None:
@@ -219,6 +229,8 @@ def giftlog_parse(document: Any) -> Giftlog:
         not isinstance(meta["played_at"], str) or parse_datetime(meta["played_at"]) is None
     ):
         raise _bad("meta.played_at", '"meta.played_at" must be an ISO 8601 date-time.')
+    if "simulated" in meta and not isinstance(meta["simulated"], bool):
+        raise _bad("meta.simulated", '"meta.simulated" must be true or false.')
 
     events = document.get("events")
     if events is None:

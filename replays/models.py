@@ -54,6 +54,9 @@ class Record(models.Model):
     num_events = models.PositiveIntegerField()
     players = models.ManyToManyField(Player, through="Seat", related_name="records")
     played_at = models.DateTimeField(null=True, blank=True)
+    # Bot play (``meta.simulated``): statistics show it apart from real play, ratings
+    # and leaderboards never count it.
+    simulated = models.BooleanField(default=False, db_index=True)
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

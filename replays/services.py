@@ -124,6 +124,7 @@ def _record_store(log: Giftlog, result: dict[str, Any], *, submitted_by: Any = N
         num_events=len(log.events),
         kind=Record.Kind.LOG if log.table is None else Record.Kind.RESULT,
         played_at=log.played_at,
+        simulated=log.simulated,
         submitted_by=submitted_by,  # the user, or None (anonymous, a command)
     )
     players = _players_get_or_create(log.players)

@@ -29,8 +29,13 @@ def simulated_document(
     rng: random.Random,
     bots: str = "mixed",
     options: dict[str, Any] | None = None,
+    simulated: bool = True,
 ) -> dict[str, Any]:
-    """One bot-played game as a giftlog document (not stored)."""
+    """One bot-played game as a giftlog document (not stored).
+
+    Marked ``meta.simulated`` unless ``simulated=False`` (demo data, which stands in
+    for a club's play so every page has something to show).
+    """
     engine = get_engine(game)
     options = {**SIMULATION_OPTIONS.get(game, {}), **(options or {})}
     names = rng.sample(DEMO_NAMES, num_players)
@@ -44,7 +49,11 @@ def simulated_document(
         "game": game,
         "options": options,
         "players": names,
-        "meta": {"source": f"simulate ({bots} bots)"},
+        "meta": (
+            {"source": f"simulate ({bots} bots)", "simulated": True}
+            if simulated
+            else {"source": "demo data"}
+        ),
         "events": events,
     }
 
@@ -57,6 +66,7 @@ def records_simulate(
     seed: int | None = None,
     bots: str = "mixed",
     options: dict[str, Any] | None = None,
+    simulated: bool = True,
 ) -> Iterator[tuple[Record, bool]]:
     """Play and store ``games`` games, yielding each stored record as it lands.
 
@@ -68,6 +78,6 @@ def records_simulate(
     for _ in range(games):
         players = num_players or rng.randint(engine.min_players, engine.max_players)
         document = simulated_document(
-            game, num_players=players, rng=rng, bots=bots, options=options
+            game, num_players=players, rng=rng, bots=bots, options=options, simulated=simulated
         )
         yield record_submit(document=document)

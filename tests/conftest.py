@@ -22,13 +22,17 @@ def api() -> APIClient:
 
 @pytest.fixture
 def make_document():
-    """A finished bot game of ``game`` as a giftlog document (not stored)."""
+    """A finished bot game of ``game`` as a giftlog document (not stored).
+
+    Not marked simulated: it stands in for a game people played, so it counts in
+    ratings and real-play statistics like an upload from a club would.
+    """
 
     def make(game: str = "secret_santa", *, seed: int = 1, players: int | None = None) -> dict:
         rng = random.Random(seed)
         engine = get_engine(game)
         n = players or rng.randint(engine.min_players, engine.max_players)
-        return simulated_document(game, num_players=n, rng=rng)
+        return simulated_document(game, num_players=n, rng=rng, simulated=False)
 
     return make
 

@@ -10,7 +10,10 @@ from replays.models import Record
 
 
 class Command(BaseCommand):
-    help = "Store simulated games of every game that has no records yet, so the pages have data."
+    help = (
+        "Store bot games of every game that has no records yet, as demo play (not marked "
+        "simulated), so the pages, leaderboards and ratings have data."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=30, help="games per game (default 30)")
@@ -21,4 +24,4 @@ class Command(BaseCommand):
                 self.stdout.write(f"{slug}: records present, nothing to add")
                 continue
             self.stdout.write(f"{slug}: simulating {games} games")
-            call_command("simulate", slug, games=games, seed=2026, stdout=self.stdout)
+            call_command("simulate", slug, games=games, seed=2026, demo=True, stdout=self.stdout)

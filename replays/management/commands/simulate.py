@@ -40,6 +40,14 @@ class Command(BaseCommand):
                 "defaults; GiftTRAP simulations stop after 30 rounds unless max_rounds is given)"
             ),
         )
+        parser.add_argument(
+            "--demo",
+            action="store_true",
+            help=(
+                "store the games as demo play, not marked simulated, so leaderboards and "
+                "real-play statistics show them (what demo_data does)"
+            ),
+        )
 
     def handle(
         self,
@@ -50,6 +58,7 @@ class Command(BaseCommand):
         seed: int | None,
         bots: str,
         game_options: str,
+        demo: bool = False,
         **options,
     ) -> None:
         try:
@@ -76,7 +85,13 @@ class Command(BaseCommand):
         try:
             for done, (_, created) in enumerate(
                 records_simulate(
-                    game, games=games, num_players=players, seed=seed, bots=bots, options=variant
+                    game,
+                    games=games,
+                    num_players=players,
+                    seed=seed,
+                    bots=bots,
+                    options=variant,
+                    simulated=not demo,
                 ),
                 start=1,
             ):

@@ -1,0 +1,39 @@
+"""Bot play is marked simulated (meta.simulated), so analytics can keep it apart."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from replays.models import Record
+
+pytestmark = pytest.mark.django_db
+
+
+def test_simulate_marks_records_and_demo_data_does_not():
+    call_command("simulate", "secret_santa", games=2, seed=5, stdout=io.StringIO())
+    assert Record.objects.count() == 2
+    assert all(r.simulated and r.meta["simulated"] is True for r in Record.objects.all())
+    call_command("simulate", "gift_swap", games=1, seed=5, demo=True, stdout=io.StringIO())
+    demo = Record.objects.get(game="gift_swap")
+    assert demo.simulated is False
+    assert "simulated" not in demo.meta
+
+
+def test_upload_says_simulated_through_meta(api, make_document):
+    document = make_document(seed=3)
+    document["meta"] = {"simulated": True}
+    response = api.post("/api/records/", document, format="json")
+    assert response.status_code == 201
+    assert Record.objects.get(pk=response.json()["id"]).simulated is True
+
+
+def test_meta_simulated_must_be_a_boolean(api, make_document):
+    document = make_document(seed=4)
+    document["meta"] = {"simulated": "yes"}
+    response = api.post("/api/records/", document, format="json")
+    assert response.status_code == 400
+    assert response.json()["detail"]["field"] == "meta.simulated"
+    assert Record.objects.count() == 0
