@@ -224,6 +224,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        # Every operation documents its 4xx and 503 answers as the common error shape.
+        "replays.api.schemas.error_responses_hook",
+    ],
 }
 
 # --- Celery -------------------------------------------------------------------
