@@ -34,8 +34,9 @@ JSON = st.recursive(
     | st.integers(min_value=-(2**64), max_value=2**64)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=10),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 ENVELOPE_KEYS = ["format", "game", "options", "players", "meta", "events", "result"]
