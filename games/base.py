@@ -149,6 +149,9 @@ class Engine(Protocol):
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> Any: ...
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any: ...
+    def apply_trusted(self, state: Any, event: Mapping[str, Any]) -> Any: ...
+    def may_act(self, state: Any, actor: Actor) -> bool: ...
+    def refuse_mover(self, state: Any, event: Mapping[str, Any], actor: Actor) -> None: ...
     def to_move(self, state: Any) -> list[Actor]: ...
     def legal_events(self, state: Any, seat: int) -> list[Event]: ...
     def sample_chance(self, state: Any, rng: random.Random) -> Event: ...
@@ -262,10 +265,31 @@ class BaseEngine:
     # -- checked entry point -------------------------------------------------
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
         actor = self.check_envelope(state, event)
-        return self._apply(state, dict(event), actor)
+        # ``_apply`` never mutates the event (see there), so a plain dict, which is
+        # what a parsed record holds, is passed as it is; other mappings are copied.
+        return self._apply(state, event if type(event) is dict else dict(event), actor)
+
+    # -- trusted entry point ---------------------------------------------------------
+    def apply_trusted(self, state: Any, event: Mapping[str, Any]) -> Any:
+        """Apply an event of a log this engine has already validated (a stored record).
+
+        Like python-chess's ``push()`` next to ``push_san()``: the envelope checks
+        (event type, actor, game over, whose turn) are skipped, and engines may skip
+        more, so an event that was never validated can raise anything or build a
+        state the rules do not allow. The state returned for a valid event is the
+        one ``apply`` returns. Never use it for an upload or a live event.
+        """
+        return self._apply(state, event, event["by"])  # type: ignore[arg-type]
 
     def check_envelope(self, state: Any, event: Mapping[str, Any]) -> Actor:
-        if not isinstance(event, Mapping):
+        """The checks every game makes first, in a fixed order; returns the actor.
+
+        Runs for every event of every upload, so the common case (a dict from a
+        seat in range that may act) costs a few comparisons: ``may_act`` answers
+        "is the actor in ``to_move``" without building the list, which is built
+        only to word a refusal.
+        """
+        if type(event) is not dict and not isinstance(event, Mapping):
             raise IllegalEvent(MALFORMED_EVENT, "An event must be a JSON object.")
         kind = event.get("do")
         if not isinstance(kind, str) or kind not in self.event_types:
@@ -274,29 +298,47 @@ class BaseEngine:
                 UNKNOWN_EVENT, f"Unknown event type {kind!r}; this game knows: {known}."
             )
         actor = event.get("by")
-        if actor != CHANCE and (
-            not isinstance(actor, int)
-            or isinstance(actor, bool)
-            or not 0 <= actor < self.num_players(state)
-        ):
-            raise IllegalEvent(
-                MALFORMED_EVENT,
-                f'"by" must be a seat number 0-{self.num_players(state) - 1} or "chance".',
-            )
+        if actor != CHANCE:
+            n = self.num_players(state)
+            # A plain int in range is the common case; the isinstance checks run otherwise.
+            if (type(actor) is not int or not 0 <= actor < n) and (
+                not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < n
+            ):
+                raise IllegalEvent(
+                    MALFORMED_EVENT, f'"by" must be a seat number 0-{n - 1} or "chance".'
+                )
         if self.is_over(state):
             raise IllegalEvent(GAME_OVER, "The game is already over.")
         if (kind in self.chance_event_types) != (actor == CHANCE):
             who = "chance" if kind in self.chance_event_types else "a seat"
             raise IllegalEvent(NOT_YOUR_TURN, f"A {kind!r} event is made by {who}.")
-        movers = self.to_move(state)
-        if actor not in movers:
+        if not self.may_act(state, actor):
+            self.refuse_mover(state, event, actor)
+            movers = self.to_move(state)
             waiting = ", ".join("chance" if m == CHANCE else f"seat {m}" for m in movers)
             raise IllegalEvent(
                 NOT_YOUR_TURN, f"It is not {_actor_name(actor)}'s turn; waiting for {waiting}."
             )
         return actor
 
+    def refuse_mover(self, state: Any, event: Mapping[str, Any], actor: Actor) -> None:
+        """Called when ``actor`` may not move now, before ``not_your_turn`` is raised.
+
+        An engine raises a more telling refusal here when it has one (GiftTRAP says
+        a second GiftTRAP card is ``gifttrap_used``); by default it does nothing.
+        """
+
+    def may_act(self, state: Any, actor: Actor) -> bool:
+        """``actor in self.to_move(state)``; engines answer it without building the list.
+
+        ``actor`` is ``"chance"`` or a seat number of the table (the envelope has
+        checked that). An engine's answer must equal the default's in every state:
+        the conformance suite compares them.
+        """
+        return actor in self.to_move(state)
+
     def _apply(self, state: Any, event: Event, actor: Actor) -> Any:
+        """The game's own checks and the new state. Never mutates ``event`` nor ``state``."""
         raise NotImplementedError
 
     # -- implemented by every engine (see Engine) ---------------------------------------

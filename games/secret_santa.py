@@ -84,6 +84,11 @@ CARD_NOT_IN_HAND = "card_not_in_hand"
 
 DEAL_PHASE, TAKE_PHASE, GIVE_PHASE, OVER_PHASE = "deal", "take", "give", "over"
 
+# The fields of each event, exactly.
+DEAL_KEYS = frozenset({"by", "do", "deck"})
+TAKE_KEYS = frozenset({"by", "do", "from", "index"})
+GIVE_KEYS = frozenset({"by", "do", "card"})
+
 # -- options (house rules) -----------------------------------------------------------
 
 #: ``deal_fallback`` values: where a card goes that no player with room can take
@@ -177,13 +182,23 @@ def deal_cards(
         card = deck[top]
         top += 1
         colour = COLOUR[card]
-        room = [(pointer + k) % n for k in range(n) if len(hands[(pointer + k) % n]) < size]
-        target = next((s for s in room if colours[s][colour] < 2), None)
+        # The seats with room, clockwise from the pointer: the first that may take
+        # the card gets it; the first of them at all is the fallback.
+        target = first_with_room = None
+        for k in range(n):
+            seat = (pointer + k) % n
+            if len(hands[seat]) < size:
+                if first_with_room is None:
+                    first_with_room = seat
+                if colours[seat][colour] < 2:
+                    target = seat
+                    break
         if target is None:
             if fallback == TO_GUEST and len(set_aside) < share:
                 set_aside.append(card)
                 continue
-            target = room[0]
+            assert first_with_room is not None
+            target = first_with_room
         hands[target].append(card)
         colours[target][colour] += 1
         pointer = (target + 1) % n
@@ -239,9 +254,28 @@ class SecretSantaState:
         self.last_breakdown: tuple[dict[str, int], ...] | None = None
 
     def copy(self) -> SecretSantaState:
+        """A shallow copy: every field is immutable, so the copy shares them all.
+
+        Spelled out field by field because it runs for every event (a loop over
+        ``__slots__`` with ``setattr`` was a fifth of a checked replay).
+        """
         new = SecretSantaState.__new__(SecretSantaState)
-        for name in self.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.active = self.active
+        new.box = self.box
+        new.first = self.first
+        new.giver = self.giver
+        new.guest_down = self.guest_down
+        new.guest_up = self.guest_up
+        new.hands = self.hands
+        new.known = self.known
+        new.last_breakdown = self.last_breakdown
+        new.n = self.n
+        new.options = self.options
+        new.phase = self.phase
+        new.piles = self.piles
+        new.round = self.round
+        new.round_scores = self.round_scores
+        new.totals = self.totals
         return new
 
 
@@ -285,6 +319,14 @@ class SecretSantaEngine(BaseEngine):
             return [state.giver]
         return []
 
+    def may_act(self, state: SecretSantaState, actor: Actor) -> bool:
+        phase = state.phase
+        if phase == TAKE_PHASE:
+            return actor == state.active
+        if phase == GIVE_PHASE:
+            return actor == state.giver
+        return phase == DEAL_PHASE and actor == CHANCE
+
     def is_over(self, state: SecretSantaState) -> bool:
         return state.phase == OVER_PHASE
 
@@ -295,9 +337,11 @@ class SecretSantaEngine(BaseEngine):
             return self._deal(state, event)
         assert isinstance(actor, int)
         if kind == "take":
-            require(state.phase == TAKE_PHASE, WRONG_PHASE, self._phase_message(state))
+            if state.phase != TAKE_PHASE:
+                raise IllegalEvent(WRONG_PHASE, self._phase_message(state))
             return self._take(state, event, actor)
-        require(state.phase == GIVE_PHASE, WRONG_PHASE, self._phase_message(state))
+        if state.phase != GIVE_PHASE:
+            raise IllegalEvent(WRONG_PHASE, self._phase_message(state))
         return self._give(state, event, actor)
 
     @staticmethod
@@ -307,13 +351,13 @@ class SecretSantaEngine(BaseEngine):
         return f"Seat {state.active} must take a card now; nobody gives a gift."
 
     @staticmethod
-    def _check_keys(event: Event, keys: set[str]) -> None:
-        if set(event) != keys:
+    def _check_keys(event: Event, keys: frozenset[str]) -> None:
+        if event.keys() != keys:
             expected = ", ".join(sorted(keys))
             raise IllegalEvent(MALFORMED_EVENT, f"This event has exactly the fields: {expected}.")
 
     def _deal(self, state: SecretSantaState, event: Event) -> SecretSantaState:
-        self._check_keys(event, {"by", "do", "deck"})
+        self._check_keys(event, DEAL_KEYS)
         deck = event.get("deck")
         require(
             isinstance(deck, list)
@@ -338,55 +382,58 @@ class SecretSantaEngine(BaseEngine):
         return new
 
     def _take(self, state: SecretSantaState, event: Event, actor: int) -> SecretSantaState:
-        self._check_keys(event, {"by", "do", "from", "index"})
+        # Messages are built only for a refusal: this runs for most events of a log.
+        if event.keys() != TAKE_KEYS:
+            self._check_keys(event, TAKE_KEYS)
         source = event.get("from")
         index = event.get("index")
-        if source != GUEST and (
-            not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < state.n
+        n = state.n
+        if source != GUEST and (type(source) is not int or not 0 <= source < n) and (
+            not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < n
         ):
             raise IllegalEvent(
-                MALFORMED_EVENT, f'"from" must be a seat number 0-{state.n - 1} or "guest".'
+                MALFORMED_EVENT, f'"from" must be a seat number 0-{n - 1} or "guest".'
             )
-        if not isinstance(index, int) or isinstance(index, bool):
+        if type(index) is not int and (not isinstance(index, int) or isinstance(index, bool)):
             raise IllegalEvent(MALFORMED_EVENT, '"index" must be a whole number.')
         only_me = self._only_me(state, actor)
+        new = state.copy()
         if source == GUEST:
-            require(not only_me, MUST_TAKE_OWN, "Only you have cards left: take one of your own.")
-            require(bool(state.guest_down), NO_GUEST_CARD, "The guest has no face-down card left.")
-            require(
-                0 <= index < len(state.guest_down),
-                NO_SUCH_POSITION,
-                f"The guest has {len(state.guest_down)} face-down cards (positions from 0).",
-            )
-            card = state.guest_down[index]
-            new = state.copy()
-            new.guest_down = _without(state.guest_down, index)
+            down = state.guest_down
+            if only_me:
+                raise IllegalEvent(MUST_TAKE_OWN, "Only you have cards left: take one of your own.")
+            if not down:
+                raise IllegalEvent(NO_GUEST_CARD, "The guest has no face-down card left.")
+            if not 0 <= index < len(down):
+                raise IllegalEvent(
+                    NO_SUCH_POSITION,
+                    f"The guest has {len(down)} face-down cards (positions from 0).",
+                )
+            card = down[index]
+            new.guest_down = down[:index] + down[index + 1 :]
         else:
-            assert isinstance(source, int)
+            hands = state.hands
+            hand = hands[source]
             if source == actor:
-                require(
-                    only_me,
-                    OWN_CARD_NOT_ALLOWED,
-                    "You may take one of your own cards only when nobody else has cards in hand.",
+                if not only_me:
+                    raise IllegalEvent(
+                        OWN_CARD_NOT_ALLOWED,
+                        "You may take one of your own cards only when nobody else has cards "
+                        "in hand.",
+                    )
+            elif only_me:
+                raise IllegalEvent(MUST_TAKE_OWN, "Only you have cards left: take one of your own.")
+            elif not hand:
+                raise IllegalEvent(EMPTY_HAND, f"Seat {source} has no cards in hand.")
+            if not 0 <= index < len(hand):
+                raise IllegalEvent(
+                    NO_SUCH_POSITION, f"Seat {source} holds {len(hand)} cards (positions from 0)."
                 )
-            else:
-                require(
-                    not only_me, MUST_TAKE_OWN, "Only you have cards left: take one of your own."
-                )
-                require(
-                    bool(state.hands[source]), EMPTY_HAND, f"Seat {source} has no cards in hand."
-                )
-            hand = state.hands[source]
-            require(
-                0 <= index < len(hand),
-                NO_SUCH_POSITION,
-                f"Seat {source} holds {len(hand)} cards (positions from 0).",
-            )
             card = hand[index]
-            new = state.copy()
-            new.hands = _replace_at(state.hands, source, _without(hand, index))
-        new.piles = _replace_at(state.piles, actor, (*state.piles[actor], card))
-        new.known = _replace_at(state.known, actor, state.known[actor] | {card})
+            new.hands = (*hands[:source], hand[:index] + hand[index + 1 :], *hands[source + 1 :])
+        piles, known = state.piles, state.known
+        new.piles = (*piles[:actor], (*piles[actor], card), *piles[actor + 1 :])
+        new.known = (*known[:actor], known[actor] | {card}, *known[actor + 1 :])
         if source == GUEST:
             new.phase = GIVE_PHASE
             new.giver = self._next_with_cards(new, actor)
@@ -394,12 +441,13 @@ class SecretSantaEngine(BaseEngine):
         return self._advance(new)
 
     def _give(self, state: SecretSantaState, event: Event, actor: int) -> SecretSantaState:
-        self._check_keys(event, {"by", "do", "card"})
+        self._check_keys(event, GIVE_KEYS)
         card = event.get("card")
         if not isinstance(card, str):
             raise IllegalEvent(MALFORMED_EVENT, '"card" must be a card id.')
         hand = state.hands[actor]
-        require(card in hand, CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
+        if card not in hand:
+            raise IllegalEvent(CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
         new = state.copy()
         new.hands = _replace_at(state.hands, actor, _without(hand, hand.index(card)))
         new.guest_up = (*state.guest_up, card)
@@ -410,9 +458,9 @@ class SecretSantaEngine(BaseEngine):
     @staticmethod
     def _only_me(state: SecretSantaState, seat: int) -> bool:
         """True when ``seat`` is the only player with cards in hand (must take its own)."""
-        return bool(state.hands[seat]) and not any(
-            state.hands[s] for s in range(state.n) if s != seat
-        )
+        hands = state.hands
+        mine = len(hands[seat])
+        return mine > 0 and sum(map(len, hands)) == mine
 
     @staticmethod
     def _next_with_cards(state: SecretSantaState, seat: int) -> int:

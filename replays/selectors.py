@@ -131,9 +131,12 @@ def record_step_position(record: Record, *, step: int, seat: int | None) -> Step
             "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
         )
     engine = get_engine(record.game)
-    before = replay(engine, len(players), record.options, record.events[: max(step - 1, 0)])
+    # A stored record was validated when it was stored: the trusted path replays it.
+    before = replay(
+        engine, len(players), record.options, record.events[: max(step - 1, 0)], checked=False
+    )
     event = record.events[step - 1] if step else None
-    state = engine.apply(before, event) if event is not None else before
+    state = engine.apply_trusted(before, event) if event is not None else before
     return StepPosition(record, engine, players, step, seat, before, event, state)
 
 

@@ -28,6 +28,7 @@ def test_every_dependency_is_pinned_and_both_locks_agree():
     test = pins(ROOT / "requirements-test.lock")
     for requirement in project["dependencies"]:
         assert name_of(requirement) in run, f"{requirement} is not in requirements.lock: bin/lock"
-    for requirement in project["optional-dependencies"]["test"]:
-        assert name_of(requirement) in test, f"{requirement}: run bin/lock"
+    for extra in ("test", "bench"):
+        for requirement in project["optional-dependencies"][extra]:
+            assert name_of(requirement) in test, f"{requirement}: run bin/lock"
     assert {name: version for name, version in test.items() if name in run} == run

@@ -102,6 +102,10 @@ FIELDS: dict[str, frozenset[str]] = {
     "random_discard": frozenset({"card"}),
 }
 NO_FIELDS: frozenset[str] = frozenset()
+#: Every field an event of each type may have.
+ALLOWED_FIELDS: dict[str, frozenset[str]] = {
+    kind: frozenset({"by", "do"}) | FIELDS.get(kind, NO_FIELDS) for kind in PHASE_OF
+}
 
 
 class State:
@@ -160,9 +164,36 @@ class State:
     turn: int
 
     def copy(self) -> State:
+        """A shallow copy: every field is immutable, so the copy shares them all.
+
+        Spelled out field by field because it runs for every event (a loop over
+        ``__slots__`` with ``setattr`` was a quarter of a checked replay).
+        """
         new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.active = self.active
+        new.choose_kind = self.choose_kind
+        new.counters = self.counters
+        new.deals_left = self.deals_left
+        new.deck = self.deck
+        new.direction = self.direction
+        new.discard = self.discard
+        new.end_reason = self.end_reason
+        new.hands = self.hands
+        new.held = self.held
+        new.last_deal = self.last_deal
+        new.n = self.n
+        new.need = self.need
+        new.offer = self.offer
+        new.pending = self.pending
+        new.phase = self.phase
+        new.played = self.played
+        new.public = self.public
+        new.ranking = self.ranking
+        new.responder = self.responder
+        new.start = self.start
+        new.target = self.target
+        new.top = self.top
+        new.turn = self.turn
         return new
 
 
@@ -217,6 +248,16 @@ class GiftEconomyEngine(BaseEngine):
 
     def is_over(self, state: State) -> bool:
         return state.phase == OVER
+
+    def may_act(self, state: State, actor: Actor) -> bool:
+        phase = state.phase
+        if phase in (TRADE, ACCEPT, SPECIAL):
+            return actor == state.active
+        if phase == COUNTER:
+            return actor == state.responder
+        if phase == CHOOSE:
+            return actor != CHANCE and bool(state.need[actor])
+        return phase in (SHUFFLE, RANDOM) and actor == CHANCE
 
     def to_move(self, state: State) -> list[Actor]:
         phase = state.phase
@@ -279,17 +320,23 @@ class GiftEconomyEngine(BaseEngine):
     # -- applying ------------------------------------------------------------------
     def _apply(self, state: State, event: Event, actor: Actor) -> State:
         kind = event["do"]
-        extra = set(event) - {"by", "do"} - FIELDS.get(kind, NO_FIELDS)
-        require(
-            not extra, MALFORMED_EVENT, f"A {kind!r} event has no field {sorted(map(repr, extra))}."
-        )
-        require(
-            state.phase == PHASE_OF[kind],
-            WRONG_PHASE,
-            f"A {kind!r} event does not fit now: the game is in the {state.phase!r} phase.",
-        )
+        if not event.keys() <= ALLOWED_FIELDS[kind]:
+            extra = set(event) - ALLOWED_FIELDS[kind]
+            raise IllegalEvent(
+                MALFORMED_EVENT, f"A {kind!r} event has no field {sorted(map(repr, extra))}."
+            )
+        if state.phase != PHASE_OF[kind]:
+            raise IllegalEvent(
+                WRONG_PHASE,
+                f"A {kind!r} event does not fit now: the game is in the {state.phase!r} phase.",
+            )
+        handlers = self.__dict__.get("_handlers")
+        if handlers is None:  # bound once per engine: looked up for every event
+            handlers = self.__dict__["_handlers"] = {
+                name: getattr(self, "_do_" + name) for name in self.event_types
+            }
         st = state.copy()
-        getattr(self, "_do_" + kind)(st, event, actor)
+        handlers[kind](st, event, actor)
         return st
 
     def _do_shuffle(self, st: State, event: Event, actor: Actor) -> None:
@@ -300,11 +347,10 @@ class GiftEconomyEngine(BaseEngine):
             '"deck" must be a list of card ids.',
         )
         assert isinstance(deck, list)
-        require(
-            len(deck) == len(CARDS) and set(deck) == CARD_SET,
-            BAD_DECK,
-            f"The deck must hold each of the {len(CARDS)} cards exactly once.",
-        )
+        if not (len(deck) == len(CARDS) and set(deck) == CARD_SET):
+            raise IllegalEvent(
+                BAD_DECK, f"The deck must hold each of the {len(CARDS)} cards exactly once."
+            )
         n = st.n
         dealt = n * HAND_SIZE
         hands: list[list[str]] = [[] for _ in range(n)]
@@ -337,16 +383,15 @@ class GiftEconomyEngine(BaseEngine):
         assert st.offer is not None
         offered = sum(PTS[c] for c in st.offer)
         low, high = counter_range(offered)
-        require(
-            points >= low,
-            COUNTER_TOO_SMALL,
-            f"A counter must be worth more than the {offered} points offered.",
-        )
-        require(
-            points <= high,
-            POTLATCH,
-            f"Potlatching: a counter to {offered} points may be worth at most {high}.",
-        )
+        if points < low:
+            raise IllegalEvent(
+                COUNTER_TOO_SMALL,
+                f"A counter must be worth more than the {offered} points offered.",
+            )
+        if points > high:
+            raise IllegalEvent(
+                POTLATCH, f"Potlatching: a counter to {offered} points may be worth at most {high}."
+            )
         st.counters = (*st.counters, (actor, cards))
         st.public = st.public | set(cards)
         self._next_responder(st)
@@ -358,7 +403,8 @@ class GiftEconomyEngine(BaseEngine):
     def _do_accept(self, st: State, event: Event, actor: int) -> None:
         seat = field_int(event, "seat", 0, st.n - 1)
         found = [cards for s, cards in st.counters if s == seat and cards]
-        require(bool(found), NO_SUCH_COUNTER, f"Seat {seat} made no counter to accept.")
+        if not found:
+            raise IllegalEvent(NO_SUCH_COUNTER, f"Seat {seat} made no counter to accept.")
         got = found[0]
         assert st.offer is not None
         hands = list(st.hands)
@@ -380,15 +426,18 @@ class GiftEconomyEngine(BaseEngine):
     def _do_play_special(self, st: State, event: Event, actor: int) -> None:
         card = field_str(event, "card")
         hand = st.hands[actor]
-        require(card in hand, CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
-        require(card in SPECIALS, NOT_A_SPECIAL, f"{card!r} is not a Special Event card.")
+        if card not in hand:
+            raise IllegalEvent(CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
+        if card not in SPECIALS:
+            raise IllegalEvent(NOT_A_SPECIAL, f"{card!r} is not a Special Event card.")
         effect, direction, count = SPECIALS[card]
         hand = _without(hand, (card,))
         target = None
         if effect == RANDOM_DISCARD:
             target = field_int(event, "target", 0, st.n - 1)
             left = hand if target == actor else st.hands[target]
-            require(bool(left), TARGET_HAS_NO_CARDS, f"Seat {target} has no card to discard.")
+            if not left:
+                raise IllegalEvent(TARGET_HAS_NO_CARDS, f"Seat {target} has no card to discard.")
         else:
             require(
                 "target" not in event,
@@ -432,11 +481,8 @@ class GiftEconomyEngine(BaseEngine):
         card = field_str(event, "card")
         target = st.target
         assert target is not None
-        require(
-            card in st.hands[target],
-            CARD_NOT_IN_HAND,
-            f"{card!r} is not in seat {target}'s hand.",
-        )
+        if card not in st.hands[target]:
+            raise IllegalEvent(CARD_NOT_IN_HAND, f"{card!r} is not in seat {target}'s hand.")
         st.hands = _set(st.hands, target, _without(st.hands[target], (card,)))
         st.discard = (*st.discard, card)
         st.target = None
@@ -454,7 +500,8 @@ class GiftEconomyEngine(BaseEngine):
         assert isinstance(cards, list)
         hand = st.hands[actor]
         for card in cards:
-            require(card in hand, CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
+            if card not in hand:
+                raise IllegalEvent(CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
         require(len(set(cards)) == len(cards), DUPLICATE_CARD, "A card is listed twice.")
         require(
             all(ORDER[a] < ORDER[b] for a, b in itertools.pairwise(cards)),
@@ -462,7 +509,8 @@ class GiftEconomyEngine(BaseEngine):
             "List the cards from the lowest number to the highest.",
         )
         for card in cards:
-            require(RES[card] >= 0, NOT_A_RESOURCE, f"{card!r} is not a resource card.")
+            if RES[card] < 0:
+                raise IllegalEvent(NOT_A_RESOURCE, f"{card!r} is not a resource card.")
         require(
             len({RES[c] for c in cards}) == 1,
             MIXED_RESOURCES,
@@ -472,12 +520,12 @@ class GiftEconomyEngine(BaseEngine):
 
     def _choose(self, st: State, event: Event, actor: int) -> None:
         card = field_str(event, "card")
-        require(
-            event["do"] == st.choose_kind,
-            WRONG_PHASE,
-            f"This Special Event asks for {st.choose_kind!r} events.",
-        )
-        require(card in st.hands[actor], CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
+        if event["do"] != st.choose_kind:
+            raise IllegalEvent(
+                WRONG_PHASE, f"This Special Event asks for {st.choose_kind!r} events."
+            )
+        if card not in st.hands[actor]:
+            raise IllegalEvent(CARD_NOT_IN_HAND, f"{card!r} is not in your hand.")
         st.hands = _set(st.hands, actor, _without(st.hands[actor], (card,)))
         st.pending = _set(st.pending, actor, (*st.pending[actor], card))
         st.need = _set(st.need, actor, st.need[actor] - 1)

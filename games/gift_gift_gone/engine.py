@@ -59,6 +59,8 @@ FIELDS: dict[str, frozenset[str]] = {
     "pass": frozenset(),
 }
 ENVELOPE = frozenset({"by", "do"})
+#: Every field an event of each type may have.
+ALLOWED_FIELDS: dict[str, frozenset[str]] = {kind: ENVELOPE | f for kind, f in FIELDS.items()}
 
 # The turn's three kinds of action, in the rulebook's order (view's "actions_done").
 ACTIONS = ("draw", "claim", "trade")
@@ -198,7 +200,10 @@ def _forced(s: GGGState, seat: int) -> list[str]:
     the seat may still claim this turn (cards collected after its claim wait a turn)."""
     if s.claimed:
         return []
-    counts = Counter(GIFT_OF[c] for c in s.hands[seat])
+    counts: dict[str, int] = {}
+    for card in s.hands[seat]:
+        gift = GIFT_OF[card]
+        counts[gift] = counts.get(gift, 0) + 1
     return sorted(g for g, k in counts.items() if k >= 3 and g not in s.owner)
 
 
@@ -262,6 +267,16 @@ class GiftGiftGoneEngine(BaseEngine):
     def is_over(self, state: GGGState) -> bool:
         return state.phase == OVER
 
+    def may_act(self, state: GGGState, actor: Actor) -> bool:
+        s = state
+        if s.phase == OVER:
+            return False
+        if s.shuffle_due or s.phase in (DEAL, MIX):
+            return actor == CHANCE
+        if s.phase in (ANSWER, PICK):
+            return actor == s.partner
+        return actor == s.turn
+
     def to_move(self, state: GGGState) -> list[Actor]:
         s = state
         if s.phase == OVER:
@@ -276,24 +291,31 @@ class GiftGiftGoneEngine(BaseEngine):
     # -- applying events -----------------------------------------------------
     def _apply(self, state: GGGState, event: Event, actor: Actor) -> GGGState:
         kind = event["do"]
-        extra = set(event) - ENVELOPE - FIELDS[kind]
-        require(not extra, MALFORMED_EVENT, f"Unexpected field(s) {sorted(extra)} in {kind!r}.")
+        extra = () if event.keys() <= ALLOWED_FIELDS[kind] else set(event) - ENVELOPE - FIELDS[kind]
+        if extra:
+            raise IllegalEvent(MALFORMED_EVENT, f"Unexpected field(s) {sorted(extra)} in {kind!r}.")
         s = state.copy()
         if actor == CHANCE:
             self._chance(s, event, kind)
         else:
             assert isinstance(actor, int)
-            getattr(self, f"_do_{kind}")(s, event, actor)
+            handlers = self.__dict__.get("_handlers")
+            if handlers is None:  # bound once per engine: looked up for every event
+                handlers = self.__dict__["_handlers"] = {
+                    name: getattr(self, f"_do_{name}")
+                    for name in self.event_types - self.chance_event_types
+                }
+            handlers[kind](s, event, actor)
         if s.phase != OVER:
             self._settle(s)
         return s
 
     def _chance(self, s: GGGState, event: Event, kind: str) -> None:
         expected = "reshuffle" if s.shuffle_due else s.phase
-        require(
-            kind == expected, "wrong_chance_event",
-            f"Chance must now make a {expected!r} event, not {kind!r}.",
-        )  # fmt: skip
+        if kind != expected:
+            raise IllegalEvent(
+                "wrong_chance_event", f"Chance must now make a {expected!r} event, not {kind!r}."
+            )
         if kind == "deal":
             deck = _permutation(event, "deck", s.box)
             dealt = HAND_SIZE * s.n
@@ -307,7 +329,8 @@ class GiftGiftGoneEngine(BaseEngine):
             s.shuffle_due = False
         else:
             asker = field_int(event, "seat", 0, s.n - 1)
-            require(asker == s.turn, "wrong_seat", f"The asker is seat {s.turn}, not {asker}.")
+            if asker != s.turn:
+                raise IllegalEvent("wrong_seat", f"The asker is seat {s.turn}, not {asker}.")
             s.order = tuple(_permutation(event, "order", _eligible(s)))
             s.phase = PICK
 
@@ -339,10 +362,11 @@ class GiftGiftGoneEngine(BaseEngine):
 
     def _gift(self, s: GGGState, event: Event, name: str = "gift") -> str:
         gift = field_str(event, name)
-        require(
-            gift in s.gifts, "unknown_gift",
-            f"There is no gift {gift!r} in this game; gifts: {', '.join(s.gifts)}.",
-        )  # fmt: skip
+        if gift not in s.gifts:
+            raise IllegalEvent(
+                "unknown_gift",
+                f"There is no gift {gift!r} in this game; gifts: {', '.join(s.gifts)}.",
+            )
         return gift
 
     def _phase(self, s: GGGState, kind: str, *phases: str) -> None:
@@ -358,10 +382,12 @@ class GiftGiftGoneEngine(BaseEngine):
 
     def _must_claim(self, s: GGGState, seat: int, gift: str | None = None) -> None:
         forced = _forced(s, seat)
-        require(
-            not forced or gift in forced, "must_claim",
-            f"You hold three or more of an unclaimed gift and must claim it: {', '.join(forced)}.",
-        )  # fmt: skip
+        if forced and gift not in forced:
+            raise IllegalEvent(
+                "must_claim",
+                "You hold three or more of an unclaimed gift and must claim it: "
+                f"{', '.join(forced)}.",
+            )
 
     def _do_draw(self, s: GGGState, event: Event, seat: int) -> None:
         source = field_str(event, "from", ("deck", "discard"))
@@ -383,7 +409,8 @@ class GiftGiftGoneEngine(BaseEngine):
         card = field_str(event, "card")
         self._phase(s, "discard", DRAW, DISCARD)
         hand = s.hands[seat]
-        require(card in hand, "card_not_in_hand", f"{card!r} is not in your hand.")
+        if card not in hand:
+            raise IllegalEvent("card_not_in_hand", f"{card!r} is not in your hand.")
         i = hand.index(card)
         _set_hand(s, seat, hand[:i] + hand[i + 1 :])
         s.discard = (*s.discard, card)
@@ -402,14 +429,16 @@ class GiftGiftGoneEngine(BaseEngine):
         hand = s.hands[seat]
         mine = tuple(c for c in hand if GIFT_OF[c] == gift)
         owner = s.owner.get(gift)
-        require(
-            owner is None or owner == seat, "owned_by_other",
-            f"{NAME[gift]} is another player's gift; swap for it instead.",
-        )  # fmt: skip
+        if not (owner is None or owner == seat):
+            raise IllegalEvent(
+                "owned_by_other", f"{NAME[gift]} is another player's gift; swap for it instead."
+            )
         if owner is None:
-            require(len(mine) >= 3, "too_few_to_claim", f"Claiming needs three {NAME[gift]}.")
+            if len(mine) < 3:
+                raise IllegalEvent("too_few_to_claim", f"Claiming needs three {NAME[gift]}.")
         else:
-            require(bool(mine), "no_card_of_gift", f"You hold no {NAME[gift]} to add.")
+            if not mine:
+                raise IllegalEvent("no_card_of_gift", f"You hold no {NAME[gift]} to add.")
         s.table = {**s.table, gift: s.table.get(gift, ()) + mine}
         s.owner = {**s.owner, gift: seat}
         _set_hand(s, seat, tuple(c for c in hand if GIFT_OF[c] != gift))
@@ -422,27 +451,31 @@ class GiftGiftGoneEngine(BaseEngine):
         self._claim_unused(s)
         self._must_claim(s, seat)
         victim = s.owner.get(gift)
-        require(
-            victim is not None and victim != seat, "not_anothers_gift",
-            f"{NAME[gift]} is not a gift another player has claimed.",
-        )  # fmt: skip
+        if not (victim is not None and victim != seat):
+            raise IllegalEvent(
+                "not_anothers_gift", f"{NAME[gift]} is not a gift another player has claimed."
+            )
         assert victim is not None
-        require(
-            len(s.table[gift]) < 6, "gift_frozen",
-            f"All six {NAME[gift]} are on the table: the gift is frozen.",
-        )  # fmt: skip
-        require(s.owner.get(give) == seat, "not_your_gift", f"{NAME[give]} is not your gift.")
-        require(
-            s.give_frozen or len(s.table[give]) < 6, "payment_frozen",
-            f"Your {NAME[give]} has all six cards on the table: it is frozen and stays yours.",
-        )  # fmt: skip
-        require(
-            len(s.table[give]) >= len(s.table[gift]), "too_few_to_swap",
-            f"You need at least {len(s.table[gift])} {NAME[give]} to swap for {NAME[gift]}.",
-        )  # fmt: skip
+        if len(s.table[gift]) >= 6:
+            raise IllegalEvent(
+                "gift_frozen", f"All six {NAME[gift]} are on the table: the gift is frozen."
+            )
+        if s.owner.get(give) != seat:
+            raise IllegalEvent("not_your_gift", f"{NAME[give]} is not your gift.")
+        if not (s.give_frozen or len(s.table[give]) < 6):
+            raise IllegalEvent(
+                "payment_frozen",
+                f"Your {NAME[give]} has all six cards on the table: it is frozen and stays yours.",
+            )
+        if len(s.table[give]) < len(s.table[gift]):
+            raise IllegalEvent(
+                "too_few_to_swap",
+                f"You need at least {len(s.table[gift])} {NAME[give]} to swap for {NAME[gift]}.",
+            )
         hand = s.hands[seat]
         mine = tuple(c for c in hand if GIFT_OF[c] == gift)
-        require(bool(mine), "no_card_of_gift", f"Swapping needs a {NAME[gift]} in your hand.")
+        if not mine:
+            raise IllegalEvent("no_card_of_gift", f"Swapping needs a {NAME[gift]} in your hand.")
         s.table = {**s.table, gift: s.table[gift] + mine}
         s.owner = {**s.owner, gift: seat, give: victim}
         _set_hand(s, seat, tuple(c for c in hand if GIFT_OF[c] != gift))
@@ -477,10 +510,11 @@ class GiftGiftGoneEngine(BaseEngine):
         cards have run out (ruling 17)."""
         self._phase(s, "pass", TURN)
         after = "after an action of this turn or " if s.combine else ""
-        require(
-            _may_end_turn(s), "wrong_phase",
-            f"You may pass only {after}once the deck is gone and cannot be rebuilt.",
-        )  # fmt: skip
+        if not _may_end_turn(s):
+            raise IllegalEvent(
+                "wrong_phase",
+                f"You may pass only {after}once the deck is gone and cannot be rebuilt.",
+            )
         self._must_claim(s, seat)
         s.phase = REFILL
 
@@ -489,10 +523,10 @@ class GiftGiftGoneEngine(BaseEngine):
         self._phase(s, "ask", TURN)
         self._must_claim(s, seat)
         require(not s.asked, "already_asked", "You already asked for a trade this turn.")
-        require(
-            any(GIFT_OF[c] != gift for c in s.hands[seat]), "nothing_to_offer",
-            f"You have no card other than {NAME[gift]} to offer in return.",
-        )  # fmt: skip
+        if not any(GIFT_OF[c] != gift for c in s.hands[seat]):
+            raise IllegalEvent(
+                "nothing_to_offer", f"You have no card other than {NAME[gift]} to offer in return."
+            )
         s.phase, s.ask_gift, s.partner = ANSWER, gift, (seat + 1) % s.n
 
     def _do_answer(self, s: GGGState, event: Event, seat: int) -> None:
@@ -512,7 +546,8 @@ class GiftGiftGoneEngine(BaseEngine):
             return
         hand = s.hands[seat]
         cards = sorted(c for c in hand if GIFT_OF[c] == gift)
-        require(bool(cards), "no_card_of_gift", f"You hold no {NAME[gift]} to hand over.")
+        if not cards:
+            raise IllegalEvent("no_card_of_gift", f"You hold no {NAME[gift]} to hand over.")
         card = cards[0]
         i = hand.index(card)
         _set_hand(s, seat, hand[:i] + hand[i + 1 :])
@@ -776,13 +811,11 @@ class GiftGiftGoneEngine(BaseEngine):
 
 def _permutation(event: Event, name: str, cards: tuple[str, ...]) -> list[str]:
     value = event.get(name)
-    require(
-        isinstance(value, list) and all(isinstance(c, str) for c in value),
-        MALFORMED_EVENT, f'"{name}" must be a list of card ids.',
-    )  # fmt: skip
+    if not (isinstance(value, list) and all(isinstance(c, str) for c in value)):
+        raise IllegalEvent(MALFORMED_EVENT, f'"{name}" must be a list of card ids.')
     assert isinstance(value, list)
-    require(
-        len(value) == len(cards) and sorted(value) == sorted(cards), "bad_shuffle",
-        f'"{name}" must hold each of these {len(cards)} cards exactly once.',
-    )  # fmt: skip
+    if not (len(value) == len(cards) and sorted(value) == sorted(cards)):
+        raise IllegalEvent(
+            "bad_shuffle", f'"{name}" must hold each of these {len(cards)} cards exactly once.'
+        )
     return value

@@ -106,7 +106,15 @@ class State(NamedTuple):
     regift_own_row: bool = True  # option: a regift may take a face-down card of your own row
 
 
+#: Every field an event of each type may have.
+ALLOWED_FIELDS: dict[str, frozenset[str]] = {
+    kind: frozenset({"by", "do"}) | fields for kind, fields in FIELDS.items()
+}
+
+
 def _check_fields(event: Mapping[str, Any]) -> None:
+    if event.keys() <= ALLOWED_FIELDS[event["do"]]:
+        return
     extra = set(event) - {"by", "do"} - FIELDS[event["do"]]
     if extra:
         names = ", ".join(sorted(str(name) for name in extra))
@@ -215,6 +223,23 @@ class GiftSwapEngine(BaseEngine):
         return 5 if n == 3 else 4
 
     # -- whose move -----------------------------------------------------------
+    def may_act(self, state: State, actor: Actor) -> bool:
+        phase = state.phase
+        if phase == "deal":
+            return actor == CHANCE
+        if actor == CHANCE or phase == "over":
+            return False
+        if phase == "arrange":
+            return not state.arranged[actor]
+        if state.queue:
+            task = state.queue[0]
+            if task[0] == "choose":
+                return any(seat == actor for seat, _ in task[1]) and not any(
+                    seat == actor for seat, _ in task[2]
+                )
+            return bool(task[1] == actor)
+        return actor == state.active
+
     def to_move(self, state: State) -> list[Actor]:
         if state.phase == "over":
             return []
@@ -302,18 +327,21 @@ class GiftSwapEngine(BaseEngine):
                 "Now the player decides whether to use the flipped card's effect.",
             )
         else:
-            require(kind == step, WRONG_STEP, f"Expected a {step!r} event now, not {kind!r}.")
+            if kind != step:
+                raise IllegalEvent(WRONG_STEP, f"Expected a {step!r} event now, not {kind!r}.")
         if kind == "deal":
             return self._deal(state, event)
         assert isinstance(actor, int)
-        handler = {
-            "arrange": self._arrange,
-            "swap": self._swap,
-            "choose": self._choose,
-            "place": self._place,
-            "flip": self._flip,
-        }.get(kind, self._effect)
-        new = handler(state, event, actor)
+        handlers = self.__dict__.get("_handlers")
+        if handlers is None:  # bound once per engine: looked up for every event
+            handlers = self.__dict__["_handlers"] = {
+                "arrange": self._arrange,
+                "swap": self._swap,
+                "choose": self._choose,
+                "place": self._place,
+                "flip": self._flip,
+            }
+        new = handlers.get(kind, self._effect)(state, event, actor)
         if kind != "arrange" and new.phase in ("turn", "special") and not new.queue:
             new = self._end_step(new)
         return new
@@ -452,9 +480,8 @@ class GiftSwapEngine(BaseEngine):
         if kind == "decline":
             return state._replace(queue=rest)
         effect = CARDS[own].effect
-        require(
-            kind == effect, WRONG_EFFECT, f"This card's effect is {effect!r}, not {kind!r}."
-        )
+        if kind != effect:
+            raise IllegalEvent(WRONG_EFFECT, f"This card's effect is {effect!r}, not {kind!r}.")
         row, index, target = self._target(state, event)
         # Cards losing their face (rewrap) or leaving their row (trade) forfeit
         # a pending effect: the rulebook's note on the non-active player's card.
@@ -489,7 +516,7 @@ class GiftSwapEngine(BaseEngine):
 
     def _end_step(self, state: State) -> State:
         """End of a turn (or of one special-condition flip): game end, then who is next."""
-        if any(all(c in state.up for c in row) for row in state.rows):
+        if any(map(state.up.issuperset, state.rows)):  # a row is all face up
             every = frozenset(c for row in state.rows for c in row)
             final = tuple(score_cards(row)[0] for row in state.rows)
             return state._replace(

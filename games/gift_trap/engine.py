@@ -21,7 +21,6 @@ from games.base import (
     CHANCE,
     JSON,
     MALFORMED_EVENT,
-    NOT_YOUR_TURN,
     BaseEngine,
     CardInfo,
     Event,
@@ -155,13 +154,28 @@ class GiftTrapEngine(BaseEngine):
 
     def owes(self, s: GiftTrapState, seat: int) -> bool:
         """Does ``seat`` still have a compulsory choice in this step?"""
-        if s.phase == "give":
-            return 0 in s.gives[seat][:seat] + s.gives[seat][seat + 1:]
-        if s.phase == "get":
+        phase = s.phase
+        if phase == "give":
+            row = s.gives[seat]
+            # A 0 (no gift yet) for another seat: one beyond the seat's own 0, if it has one.
+            return row.count(0) > (row[seat] == 0)
+        if phase == "get":
             return 0 in s.gets[seat] or (s.expert and s.get_more[seat] is None)
-        if s.phase == "reveal":
-            return seat == s.revealer
+        if phase == "reveal":
+            return seat == (s.dealer + s.step) % s.n
         return False
+
+    def may_act(self, state: GiftTrapState, actor: Any) -> bool:
+        """One seat's part of ``to_move``: whether it owes a choice or may play its card."""
+        s = state
+        phase = s.phase
+        if phase in ROUND_PHASES:
+            return actor != CHANCE and (
+                self.owes(s, actor) or (s.expert and not s.trap_used[actor])
+            )
+        if phase == "deal":
+            return actor == CHANCE
+        return phase == "choose_pack" and actor == s.dealer
 
     def to_move(self, state: GiftTrapState) -> list[Any]:
         s = state
@@ -230,21 +244,15 @@ class GiftTrapEngine(BaseEngine):
         return out
 
     # -- applying events ------------------------------------------------------------
-    def check_envelope(self, state: GiftTrapState, event: Mapping[str, Any]) -> Any:
-        """The shared checks, but a refused GiftTRAP says why (I10).
+    def refuse_mover(self, state: GiftTrapState, event: Mapping[str, Any], actor: Any) -> None:
+        """A refused GiftTRAP says why (I10).
 
         A seat whose card is played is no longer a possible mover, so the shared
         check would answer a second GiftTRAP with ``not_your_turn``; the player
         is told ``gifttrap_used`` (or ``expert_cards_off``, ``wrong_phase``) instead.
         """
-        try:
-            return super().check_envelope(state, event)
-        except IllegalEvent as refusal:
-            if refusal.code == NOT_YOUR_TURN and event.get("do") == "gifttrap":
-                by = event.get("by")
-                if isinstance(by, int):
-                    self._check_trap_card(state, by)
-            raise
+        if event.get("do") == "gifttrap" and isinstance(actor, int):
+            self._check_trap_card(state, actor)
 
     def _check_trap_card(self, s: GiftTrapState, by: int) -> None:
         check_phase(s, *ROUND_PHASES)
@@ -252,8 +260,12 @@ class GiftTrapEngine(BaseEngine):
         require(not s.trap_used[by], GIFTTRAP_USED, "You have already played your GiftTRAP card.")
 
     def _apply(self, state: GiftTrapState, event: Event, actor: Any) -> GiftTrapState:
-        handler = getattr(self, "_do_" + event["do"])
-        return handler(state, event, actor)
+        handlers = self.__dict__.get("_handlers")
+        if handlers is None:  # bound once per engine: looked up for every event
+            handlers = self.__dict__["_handlers"] = {
+                kind: getattr(self, "_do_" + kind) for kind in self.event_types
+            }
+        return handlers[event["do"]](state, event, actor)
 
     def _do_choose_pack(self, s: GiftTrapState, e: Event, by: int) -> GiftTrapState:
         check_phase(s, "choose_pack")
@@ -322,12 +334,13 @@ class GiftTrapEngine(BaseEngine):
         to = seat_field(s, e, "to")
         require(to != by, GIVE_TO_SELF, "You give a gift to each other player, not to yourself.")
         row = s.gives[by]
-        require(not row[to], ALREADY_GIVEN, f"You have already given seat {to} a gift.")
+        if row[to]:
+            raise IllegalEvent(ALREADY_GIVEN, f"You have already given seat {to} a gift.")
         gift = gift_field(s, e)
-        require(
-            gift not in row, TOKEN_USED,
-            f"Your GIVE token {gift} is already given: you have one token per gift.",
-        )
+        if gift in row:
+            raise IllegalEvent(
+                TOKEN_USED, f"Your GIVE token {gift} is already given: you have one token per gift."
+            )
         more: object = False
         if s.expert:
             more = e.get("more")
@@ -354,9 +367,11 @@ class GiftTrapEngine(BaseEngine):
             raise IllegalEvent(MALFORMED_EVENT, '"token" must be one of: ' + ", ".join(TOKENS))
         index = TOKENS.index(token)
         row = s.gets[by]
-        require(not row[index], TOKEN_PLACED, f"Your {token} token is already on a gift.")
+        if row[index]:
+            raise IllegalEvent(TOKEN_PLACED, f"Your {token} token is already on a gift.")
         gift = gift_field(s, e)
-        require(gift not in row, GIFT_HAS_TOKEN, f"Gift {gift} already has one of your tokens.")
+        if gift in row:
+            raise IllegalEvent(GIFT_HAS_TOKEN, f"Gift {gift} already has one of your tokens.")
         t = s.clone()
         t.gets = set_at(s.gets, by, set_at(row, index, gift))
         return self._after_get(t)
@@ -385,7 +400,8 @@ class GiftTrapEngine(BaseEngine):
 
     def _do_reveal_gets(self, s: GiftTrapState, e: Event, by: int) -> GiftTrapState:
         check_phase(s, "reveal")
-        require(by == s.revealer, NOT_REVEALER, f"Seat {s.revealer} is revealing now.")
+        if by != s.revealer:
+            raise IllegalEvent(NOT_REVEALER, f"Seat {s.revealer} is revealing now.")
         check_fields(e)
         require(
             not s.gets_shown[by], GETS_ALREADY_REVEALED, "Your GET tokens are already face up."
@@ -396,21 +412,23 @@ class GiftTrapEngine(BaseEngine):
 
     def _do_reveal(self, s: GiftTrapState, e: Event, by: int) -> GiftTrapState:
         check_phase(s, "reveal")
-        require(by == s.revealer, NOT_REVEALER, f"Seat {s.revealer} is revealing now.")
+        if by != s.revealer:
+            raise IllegalEvent(NOT_REVEALER, f"Seat {s.revealer} is revealing now.")
         check_fields(e, "from")
         require(
             s.gets_shown[by], REVEAL_GETS_FIRST, "Turn over your four GET tokens first."
         )
         giver = seat_field(s, e, "from")
         require(giver != by, NO_SUCH_TOKEN, "You hold no GIVE token from yourself.")
-        require(
-            not s.shown[by][giver], ALREADY_REVEALED,
-            f"The gift from seat {giver} is already revealed.",
-        )
+        if s.shown[by][giver]:
+            raise IllegalEvent(
+                ALREADY_REVEALED, f"The gift from seat {giver} is already revealed."
+            )
         t = s.clone()
         t.shown = set_at(s.shown, by, set_at(s.shown[by], giver, True))
         self._score(t, by, giver)
-        if all(t.shown[by][p] for p in range(t.n) if p != by):
+        row = t.shown[by]
+        if row.count(False) == (not row[by]):  # every other seat's token is turned over
             t.step += 1
             if t.step == t.n:
                 self._end_round(t)
@@ -422,7 +440,8 @@ class GiftTrapEngine(BaseEngine):
         check_fields(e, "gift")
         require(not s.trap_used[by], GIFTTRAP_USED, "You have already played your GiftTRAP card.")
         gift = gift_field(s, e)
-        require(gift not in s.trapped, ALREADY_TRAPPED, f"Gift {gift} is already GiftTRAPped.")
+        if gift in s.trapped:
+            raise IllegalEvent(ALREADY_TRAPPED, f"Gift {gift} is already GiftTRAPped.")
         t = s.clone()
         t.trap_used = set_at(s.trap_used, by, True)
         t.trapped = (*s.trapped, gift)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import MALFORMED_EVENT, IllegalEvent, require
+from games.base import MALFORMED_EVENT, IllegalEvent
 
 # Reason codes of this game (the shared ones live in games.base).
 WRONG_PHASE = "wrong_phase"
@@ -85,10 +85,15 @@ def set_at(row: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*row[:index], value, *row[index + 1:])
 
 
+_EXPECTED_FIELDS: dict[tuple[str, ...], frozenset[str]] = {}
+
+
 def check_fields(event: Mapping[str, Any], *names: str) -> None:
     """Refuse extra or missing fields so ``apply`` accepts exactly ``legal_events``."""
-    expected = {"by", "do", *names}
-    if set(event) != expected:
+    expected = _EXPECTED_FIELDS.get(names)
+    if expected is None:
+        expected = _EXPECTED_FIELDS[names] = frozenset({"by", "do", *names})
+    if event.keys() != expected:
         fields = ", ".join(f'"{k}"' for k in sorted(expected))
         raise IllegalEvent(
             MALFORMED_EVENT, f"A {event.get('do')!r} event has exactly the fields {fields}."
@@ -97,26 +102,27 @@ def check_fields(event: Mapping[str, Any], *names: str) -> None:
 
 def whole_field(event: Mapping[str, Any], name: str) -> int:
     value = event.get(name)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if type(value) is not int and (not isinstance(value, int) or isinstance(value, bool)):
         raise IllegalEvent(MALFORMED_EVENT, f'"{name}" must be a whole number.')
     return value
 
 
 def seat_field(state: GiftTrapState, event: Mapping[str, Any], name: str) -> int:
     value = whole_field(event, name)
-    require(
-        0 <= value < state.n, NO_SUCH_SEAT,
-        f'"{name}" must be a seat number from 0 to {state.n - 1}.',
-    )
+    if not 0 <= value < state.n:
+        raise IllegalEvent(
+            NO_SUCH_SEAT, f'"{name}" must be a seat number from 0 to {state.n - 1}.'
+        )
     return value
 
 
 def gift_field(state: GiftTrapState, event: Mapping[str, Any]) -> int:
     value = whole_field(event, "gift")
-    require(
-        1 <= value <= len(state.grid), NO_SUCH_GIFT,
-        f"The gift grid holds gifts 1 to {len(state.grid)}; there is no gift {value}.",
-    )
+    if not 1 <= value <= len(state.grid):
+        raise IllegalEvent(
+            NO_SUCH_GIFT,
+            f"The gift grid holds gifts 1 to {len(state.grid)}; there is no gift {value}.",
+        )
     return value
 
 

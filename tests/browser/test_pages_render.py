@@ -99,7 +99,7 @@ def test_play_runs_through_the_steps_and_stops_at_the_end(
     page.select_option("#speed", "200")
     page.click("#play")
     check_shown(page, api, record.pk, last)
-    page.wait_for_function("document.getElementById('play').textContent === 'Play'")
+    page.wait_for_function("() => document.getElementById('play').textContent === 'Play'")
 
 
 def test_embed_is_the_viewer_without_the_site(live_server, api, make_document, open_page):
@@ -164,7 +164,7 @@ def test_a_live_page_without_a_token_shows_nothing(live_server, api, open_page):
     ).json()
     page = open_page()
     page.goto(f"{live_server.url}/live/{opened['id']}/")
-    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
     assert "seat token" in page.text_content("#error")
     assert page.query_selector("#table [data-card]") is None
 

@@ -72,6 +72,12 @@ def check_game(
         # Cards are conserved: every card is somewhere, none is duplicated.
         assert engine.card_multiset(state) == deck, f"cards not conserved after {step} events"
         assert len(engine.scores(state)) == num_players
+        # The envelope's quick "may this actor move" answers exactly as to_move does.
+        movers = engine.to_move(state)
+        for actor in (CHANCE, *range(num_players)):
+            assert engine.may_act(state, actor) == (actor in movers), (
+                f"after {step} events may_act({actor!r}) disagrees with to_move {movers}"
+            )
         if step in view_steps:
             check_views(
                 engine,
