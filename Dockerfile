@@ -9,6 +9,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 RUN useradd --create-home --uid 10001 giftbox
 
+# Pinned versions first (a layer that changes only with the lock), then the project
+# without resolving anything again.
+COPY requirements.lock ./
+RUN pip install -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY config ./config
 COPY games ./games
@@ -19,7 +23,7 @@ COPY analytics ./analytics
 COPY templates ./templates
 COPY docs ./docs
 COPY manage.py ./
-RUN pip install -e .
+RUN pip install --no-deps -e .
 
 # Static files (plotly.js, Swagger UI) are collected into the image and served
 # by WhiteNoise: nothing is fetched from a CDN at run time.

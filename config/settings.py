@@ -227,6 +227,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        # Every operation documents its 4xx and 503 answers as the common error shape.
+        "replays.api.schemas.error_responses_hook",
+    ],
 }
 
 # --- Celery -------------------------------------------------------------------
@@ -243,7 +248,17 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "max_retries": 1}
+# A message a worker took but did not acknowledge (tasks ack late: the worker died in
+# the middle) goes back to the queue after ``visibility_timeout`` seconds. It must be
+# longer than any task runs; running one twice is harmless (tasks are idempotent).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "max_retries": 1,
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "900")),
+    # How often a worker looks for such messages (one cheap Redis query each time).
+    "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_SECONDS", "10")),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BEAT_SCHEDULE = {
     "dispatch-pending-announcements": {
         "task": "replays.announcements_dispatch",

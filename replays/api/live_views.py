@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from replays import live as live_play
 from replays import selectors
+from replays.api import schemas
 from replays.api.permissions import UploadAllowed, request_user
 from replays.api.serializers import ErrorSerializer
 from replays.errors import BadRequest
@@ -45,7 +46,7 @@ class LiveGameCreateView(APIView):
             "server and recorded like any other event."
         ),
         request=OpenApiTypes.OBJECT,
-        responses={201: OpenApiTypes.OBJECT, **ERRORS},
+        responses={201: schemas.LiveCreatedSerializer, **ERRORS},
     )
     def post(self, request: Request) -> Response:
         live, tokens = live_play.live_game_create(
@@ -85,7 +86,7 @@ class RecordForkView(APIView):
             "with 409 `not_replayable`."
         ),
         request=OpenApiTypes.OBJECT,
-        responses={201: OpenApiTypes.OBJECT, **ERRORS},
+        responses={201: schemas.LiveCreatedSerializer, **ERRORS},
     )
     def post(self, request: Request, record_id: int) -> Response:
         body = request.data
@@ -113,7 +114,7 @@ class LiveGameDetailView(APIView):
             "game is over it is a stored record and anyone may look."
         ),
         parameters=[SEAT_HEADER],
-        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        responses={200: schemas.LiveGameSerializer, **ERRORS},
     )
     def get(self, request: Request, live_id: int) -> Response:
         live = live_play.live_game_get(live_id=live_id)
@@ -133,7 +134,7 @@ class LiveEventView(APIView):
         ),
         parameters=[SEAT_HEADER],
         request=OpenApiTypes.OBJECT,
-        responses={201: OpenApiTypes.OBJECT, **ERRORS},
+        responses={201: schemas.LiveGameSerializer, **ERRORS, 409: ErrorSerializer},
     )
     def post(self, request: Request, live_id: int) -> Response:
         body = request.data

@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import selectors, services
+from replays.api import schemas
 from replays.api.permissions import UploadAllowed, request_user
 from replays.api.serializers import (
     ErrorSerializer,
@@ -182,7 +183,7 @@ class RecordBulkView(APIView):
             f"(at most {BULK_MAX_RECORDS} records per request)."
         ),
         request={"application/x-ndjson": OpenApiTypes.STR, "application/json": OpenApiTypes.OBJECT},
-        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 401: ErrorSerializer},
+        responses={200: schemas.BulkResultSerializer, 400: ErrorSerializer, 401: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
         documents = list(documents_read(request.data if isinstance(request.data, str) else ""))
@@ -247,7 +248,7 @@ class RecordExportView(APIView):
 class RecordDetailView(APIView):
     @extend_schema(
         summary="A record as giftlog/1 (upload it again: the same document)",
-        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+        responses={200: schemas.GiftlogSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, record_id: int) -> Response:
         record = selectors.record_get(record_id=record_id)
@@ -262,7 +263,7 @@ class RecordStepView(APIView):
             "event that led there, whose turn it is, the legal events and scores so far."
         ),
         parameters=[OpenApiParameter("seat", int, description="View as this seat (0-based).")],
-        responses={200: OpenApiTypes.OBJECT, **ERRORS, 409: ErrorSerializer},
+        responses={200: schemas.StepSerializer, **ERRORS, 409: ErrorSerializer},
     )
     def get(self, request: Request, record_id: int, step: int) -> Response:
         query = StepQuerySerializer(data=request.query_params)
@@ -282,7 +283,7 @@ class RecordTimelineView(APIView):
             "With `seat`, everything is as that seat saw it."
         ),
         parameters=[OpenApiParameter("seat", int, description="Tell it as this seat (0-based).")],
-        responses={200: OpenApiTypes.OBJECT, **ERRORS, 409: ErrorSerializer},
+        responses={200: schemas.TimelineSerializer, **ERRORS, 409: ErrorSerializer},
     )
     def get(self, request: Request, record_id: int) -> Response:
         query = StepQuerySerializer(data=request.query_params)
@@ -327,7 +328,7 @@ class GameListView(APIView):
             "count, the lowest and highest final score of a seat under the default options "
             "(`null`: no highest), which result-only records are checked against."
         ),
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: schemas.GameListSerializer},
     )
     def get(self, request: Request) -> Response:
         return Response({"games": [game_json(engine) for engine in all_engines()]})
@@ -340,7 +341,7 @@ class GameDetailView(APIView):
             "As in the list, plus `cards`: every card id with the name, value, icon, "
             "colour and effect a page or a bot shows for it."
         ),
-        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+        responses={200: schemas.GameDetailSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, slug: str) -> Response:
         try:

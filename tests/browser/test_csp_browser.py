@@ -9,6 +9,8 @@ script added before any page code runs). A page that still had an inline script,
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -140,9 +142,52 @@ def test_the_dashboard_chart_offers_its_data_as_csv(live_server, make_document, 
     with page.expect_download() as waiting:
         link.click()
     download = waiting.value
-    assert download.suggested_filename .endswith(".csv")
+    assert download.suggested_filename.endswith(".csv")
     lines = Path(download.path()).read_text(encoding="utf-8").splitlines()
     assert lines[0] == "players at the table,final score"
     assert len(lines) == 1 + seats
     assert page.evaluate("window.__csp") == []
     assert page.console_errors == []
+
+
+def test_another_site_may_frame_the_embed_and_nothing_else(live_server, make_document, open_page):
+    """A club's page (another origin) with two frames: the embed draws, the replay
+    page is refused by the browser (frame-ancestors 'none')."""
+    record, _ = record_submit(document=make_document("gift_swap", seed=9))
+    club_page = (
+        f'<iframe id="embed" src="{live_server.url}/records/{record.pk}/embed/"></iframe>'
+        f'<iframe id="replay" src="{live_server.url}/records/{record.pk}/"></iframe>'
+    )
+    # A real server of its own on 127.0.0.1 (another origin than the live server's
+    # localhost); a page Playwright made up would count as a public site, which
+    # Chromium's private network rules keep from framing localhost at all.
+    body = club_page.encode()
+
+    class ClubSite(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    site = ThreadingHTTPServer(("127.0.0.1", 0), ClubSite)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    club = f"http://127.0.0.1:{site.server_port}/"
+    page = open_page()
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "frame-ancestors" in m.text else None)
+    try:
+        page.goto(club)
+        embed = page.frame_locator("#embed")
+        embed.locator("#viewer[data-shown-step]").wait_for(state="attached")
+        page.wait_for_function("() => document.getElementById('replay').contentWindow !== null")
+        page.wait_for_timeout(500)  # the refusal is reported once the frame's answer is in
+        replay = page.frame_locator("#replay")
+        assert replay.locator("#viewer").count() == 0, "the replay page must not be framed"
+        assert any("frame-ancestors" in text for text in refused), refused
+    finally:
+        site.shutdown()

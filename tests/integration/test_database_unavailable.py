@@ -77,11 +77,15 @@ def assert_503_in_shape(response) -> None:
 
 def test_the_api_answers_503_in_the_error_shape(database_away, make_document):
     stored, _ = record_submit(document=make_document("gift_swap", seed=3))
-    opened = Client().post(
-        "/api/live/",
-        {"game": "secret_santa", "players": ["ana", "b", "c"]},
-        content_type="application/json",
-    ).json()
+    opened = (
+        Client()
+        .post(
+            "/api/live/",
+            {"game": "secret_santa", "players": ["ana", "b", "c"]},
+            content_type="application/json",
+        )
+        .json()
+    )
     client = Client(raise_request_exception=False)
     database_away()
     assert_503_in_shape(client.get("/api/records/"))
