@@ -21,7 +21,8 @@ def test_simulate_marks_records_and_demo_data_does_not():
     assert demo.simulated is False
     assert "simulated" not in demo.meta
     # Demo play stands in for a club's history: it has a date in the past.
-    assert demo.played_at is not None and demo.played_at < demo.created_at
+    assert demo.played_at is not None
+    assert demo.played_at < demo.created_at
 
 
 def test_upload_says_simulated_through_meta(api, make_document):
