@@ -307,19 +307,23 @@ class BaseEngine:
                 raise IllegalEvent(
                     MALFORMED_EVENT, f'"by" must be a seat number 0-{n - 1} or "chance".'
                 )
+        chance_kind = kind in self.chance_event_types
+        # The common case first: an actor that may move now (so the game is not over,
+        # see may_act) making an event of its kind. Otherwise the refusal, in the order
+        # the checks are documented in: game over, then who makes this kind, then turn.
+        if chance_kind == (actor == CHANCE) and self.may_act(state, actor):
+            return actor
         if self.is_over(state):
             raise IllegalEvent(GAME_OVER, "The game is already over.")
-        if (kind in self.chance_event_types) != (actor == CHANCE):
-            who = "chance" if kind in self.chance_event_types else "a seat"
+        if chance_kind != (actor == CHANCE):
+            who = "chance" if chance_kind else "a seat"
             raise IllegalEvent(NOT_YOUR_TURN, f"A {kind!r} event is made by {who}.")
-        if not self.may_act(state, actor):
-            self.refuse_mover(state, event, actor)
-            movers = self.to_move(state)
-            waiting = ", ".join("chance" if m == CHANCE else f"seat {m}" for m in movers)
-            raise IllegalEvent(
-                NOT_YOUR_TURN, f"It is not {_actor_name(actor)}'s turn; waiting for {waiting}."
-            )
-        return actor
+        self.refuse_mover(state, event, actor)
+        movers = self.to_move(state)
+        waiting = ", ".join("chance" if m == CHANCE else f"seat {m}" for m in movers)
+        raise IllegalEvent(
+            NOT_YOUR_TURN, f"It is not {_actor_name(actor)}'s turn; waiting for {waiting}."
+        )
 
     def refuse_mover(self, state: Any, event: Mapping[str, Any], actor: Actor) -> None:
         """Called when ``actor`` may not move now, before ``not_your_turn`` is raised.
@@ -332,8 +336,9 @@ class BaseEngine:
         """``actor in self.to_move(state)``; engines answer it without building the list.
 
         ``actor`` is ``"chance"`` or a seat number of the table (the envelope has
-        checked that). An engine's answer must equal the default's in every state:
-        the conformance suite compares them.
+        checked that). An engine's answer must equal the default's in every state
+        (the conformance suite compares them); in particular it is False once the
+        game is over, as ``to_move`` is then empty: the envelope relies on that.
         """
         return actor in self.to_move(state)
 

@@ -396,7 +396,9 @@ class SecretSantaEngine(BaseEngine):
             )
         if type(index) is not int and (not isinstance(index, int) or isinstance(index, bool)):
             raise IllegalEvent(MALFORMED_EVENT, '"index" must be a whole number.')
-        only_me = self._only_me(state, actor)
+        hands = state.hands
+        mine = len(hands[actor])
+        only_me = mine > 0 and sum(map(len, hands)) == mine  # _only_me, inlined
         new = state.copy()
         if source == GUEST:
             down = state.guest_down
@@ -412,7 +414,6 @@ class SecretSantaEngine(BaseEngine):
             card = down[index]
             new.guest_down = down[:index] + down[index + 1 :]
         else:
-            hands = state.hands
             hand = hands[source]
             if source == actor:
                 if not only_me:
@@ -437,6 +438,10 @@ class SecretSantaEngine(BaseEngine):
         if source == GUEST:
             new.phase = GIVE_PHASE
             new.giver = self._next_with_cards(new, actor)
+            return new
+        if any(new.hands):  # the common case of _advance: the next seat's turn
+            new.phase = TAKE_PHASE
+            new.active = (new.active + 1) % n
             return new
         return self._advance(new)
 

@@ -490,7 +490,31 @@ class GiftEconomyEngine(BaseEngine):
 
     # -- helpers -----------------------------------------------------------------
     def _one_resource(self, st: State, event: Event, actor: int) -> tuple[tuple[str, ...], int]:
-        """Read "cards": held, distinct, canonical order, one resource; returns points."""
+        """Read "cards": held, distinct, canonical order, one resource; returns points.
+
+        A legal list passes every check in one loop; anything else goes through the
+        checks one by one, in their order, so a refusal names the first problem.
+        """
+        cards = event.get("cards")
+        if type(cards) is list and cards:
+            hand = st.hands[actor]
+            last, resource, points = -1, RES[cards[0]] if cards[0] in hand else -1, 0
+            for card in cards:
+                # Held, strictly after the previous card (so distinct), of the one resource.
+                if type(card) is not str or card not in hand or ORDER[card] <= last:
+                    break
+                if RES[card] != resource or resource < 0:
+                    break
+                last = ORDER[card]
+                points += PTS[card]
+            else:
+                return tuple(cards), points
+        return self._one_resource_in_turn(st, event, actor)
+
+    def _one_resource_in_turn(
+        self, st: State, event: Event, actor: int
+    ) -> tuple[tuple[str, ...], int]:
+        """The checks of :meth:`_one_resource` one at a time (each raises on its problem)."""
         cards = event.get("cards")
         require(
             isinstance(cards, list) and bool(cards) and all(isinstance(c, str) for c in cards),

@@ -306,7 +306,9 @@ class GiftGiftGoneEngine(BaseEngine):
                     for name in self.event_types - self.chance_event_types
                 }
             handlers[kind](s, event, actor)
-        if s.phase != OVER:
+        phase = s.phase
+        # _settle has work only in these cases; most events leave a decision pending.
+        if phase == REFILL or (not s.deck and phase in (TURN, DRAW) and len(s.discard) >= 2):
             self._settle(s)
         return s
 
