@@ -6,7 +6,8 @@ from typing import Any
 
 from django.db.models import Avg, Count, Min, Q, QuerySet
 
-from analytics.models import GameSummary, PlayerResult
+from analytics.models import GameSummary, PlayerResult, StatisticsSnapshot
+from analytics.stats import counters_merge, side_figures
 from replays.models import Record
 
 
@@ -74,3 +75,74 @@ def variant_players(*, game: str, variant: str) -> list[dict[str, Any]]:
 def game_record_counts() -> dict[str, int]:
     rows = Record.objects.values("game").annotate(n=Count("id")).order_by()
     return {row["game"]: row["n"] for row in rows}
+
+
+# Statistics
+
+
+def game_statistics(
+    *,
+    game: str,
+    players: int | None = None,
+    real: bool | None = None,
+    variant: str | None = None,
+    club: str | None = None,
+    month_from: str | None = None,
+    month_to: str | None = None,
+) -> dict[str, Any]:
+    """A game's statistics for a filter, real and simulated play apart.
+
+    Reads only snapshots: without a club or date filter, the all-clubs/all-months rows
+    (one per table size, variant and side); with one, the month rows of that filter.
+    ``real``: True = only real play, False = only simulated, None = both sides.
+    """
+    rows = StatisticsSnapshot.objects.filter(game=game)
+    if club or month_from or month_to:
+        rows = rows.exclude(month=StatisticsSnapshot.ALL)
+        if club:
+            rows = rows.filter(club=club)
+        if month_from:
+            rows = rows.filter(month__gte=month_from)
+        if month_to:
+            rows = rows.filter(month__lte=month_to)
+    else:
+        rows = rows.filter(club=StatisticsSnapshot.ALL, month=StatisticsSnapshot.ALL)
+    if players:
+        rows = rows.filter(num_players=players)
+    if variant:
+        rows = rows.filter(variant=variant)
+    if real is not None:
+        rows = rows.filter(simulated=not real)
+    grouped: dict[bool, dict[int, list[dict[str, Any]]]] = {False: {}, True: {}}
+    for simulated, n, counters in rows.values_list("simulated", "num_players", "counters"):
+        grouped[simulated].setdefault(n, []).append(counters)
+    sides = {}
+    for simulated, name in ((False, "real"), (True, "simulated")):
+        if real is not None and real == simulated:
+            continue
+        by_size = {n: counters_merge(many) for n, many in grouped[simulated].items()}
+        sides[name] = side_figures(by_size)
+    return {
+        "game": game,
+        "filters": {
+            "players": players,
+            "real": real,
+            "variant": variant,
+            "club": club,
+            "from": month_from,
+            "to": month_to,
+        },
+        **sides,
+    }
+
+
+def game_statistics_clubs(*, game: str) -> list[str]:
+    """The clubs a game's records name (for the dashboard's club filter)."""
+    return sorted(
+        set(
+            StatisticsSnapshot.objects.filter(game=game)
+            .exclude(club=StatisticsSnapshot.ALL)
+            .exclude(club="")
+            .values_list("club", flat=True)
+        )
+    )

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import Avg, Count, Q, Sum
 
 from analytics.models import GameSummary, PlayerResult
+from analytics.snapshots import statistics_apply, statistics_reset
 from replays.giftlog import options_key
 from replays.models import Record
 
@@ -43,6 +44,7 @@ def record_ingest(*, record_id: int) -> bool:
         update_fields=["player", "score", "rank", "won", "variant", "num_players"],
     )
     game_summary_refresh(game=record.game)
+    statistics_apply(record=record)
     return True
 
 
@@ -84,6 +86,7 @@ def analytics_rebuild() -> int:
     with transaction.atomic():
         PlayerResult.objects.all().delete()
         GameSummary.objects.all().delete()
+        statistics_reset()
     ids = list(Record.objects.order_by("id").values_list("id", flat=True))
     for record_id in ids:
         record_ingest(record_id=record_id)
