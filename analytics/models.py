@@ -79,7 +79,7 @@ class RecordFacts(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        indexes = [models.Index(fields=["game", "simulated", "num_players"])]
+        indexes = [models.Index(fields=["game", "variant"])]
         verbose_name_plural = "record facts"
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Avg, Count, Min, Q, QuerySet
+from django.db.models import Avg, Count, Min, Q, QuerySet, Sum
 
-from analytics.models import GameSummary, PlayerResult, StatisticsSnapshot
+from analytics.models import GameSummary, PlayerResult, SimulationJob, StatisticsSnapshot
 from analytics.stats import counters_merge, side_figures
 from replays.models import Record
 
@@ -146,3 +146,35 @@ def game_statistics_clubs(*, game: str) -> list[str]:
             .values_list("club", flat=True)
         )
     )
+
+
+def game_statistics_variants(*, game: str) -> list[dict[str, Any]]:
+    """The rules variants a game's statistics know, most played first, with their options.
+
+    From the all-clubs snapshots (a few rows) and one record per variant, so it
+    costs the same at 100 records as at 100,000.
+    """
+    rows = (
+        StatisticsSnapshot.objects.filter(
+            game=game, club=StatisticsSnapshot.ALL, month=StatisticsSnapshot.ALL
+        )
+        .values("variant")
+        .annotate(records=Sum("records"))
+        .order_by("-records", "variant")
+    )
+    variants = []
+    for row in rows:
+        options = (
+            Record.objects.filter(facts__game=game, facts__variant=row["variant"])
+            .order_by()
+            .values_list("options", flat=True)
+            .first()
+        )
+        variants.append(
+            {"key": row["variant"], "records": row["records"], "options": options or {}}
+        )
+    return variants
+
+
+def simulation_jobs_recent(*, game: str, limit: int = 5) -> list[Any]:
+    return list(SimulationJob.objects.filter(game=game).order_by("-id")[:limit])

@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 import plotly
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -239,6 +240,11 @@ CELERY_BEAT_SCHEDULE = {
     "dispatch-pending-announcements": {
         "task": "replays.announcements_dispatch",
         "schedule": timedelta(seconds=int(os.environ.get("OUTBOX_SWEEP_SECONDS", "60"))),
+    },
+    # Statistics: compare the incremental snapshots with a fresh computation, log, fix.
+    "statistics-recompute-nightly": {
+        "task": "analytics.statistics_recompute_all",
+        "schedule": crontab(hour=3, minute=30),
     },
 }
 

@@ -11,6 +11,9 @@ from replays.api.views import api_not_found
 urlpatterns = [
     path("", analytics_views.home, name="home"),
     path("games/<slug:slug>/", analytics_views.game_dashboard, name="game-dashboard"),
+    path(
+        "games/<slug:slug>/simulations/", analytics_views.simulation_start, name="simulation-start"
+    ),
     path("records/", replays_pages.record_browse_page, name="record-browse"),
     path("upload/", replays_pages.record_upload_page, name="record-upload"),
     path("records/<int:record_id>/", replays_views.record_replay_page, name="record-replay"),
@@ -34,6 +37,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/tokens/", include("accounts.api")),
     path("api/", include(clubs_urls.api_urlpatterns)),
+    path("api/", include("analytics.api")),
     path("api/", include("replays.api.urls")),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),

@@ -11,23 +11,24 @@ def variants_fill(apps, schema_editor):
     PlayerResult = apps.get_model("analytics", "PlayerResult")
     Record = apps.get_model("replays", "Record")
     for record in Record.objects.order_by("pk").iterator(chunk_size=500):
-        canonical = json.dumps(record.options, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        canonical = json.dumps(
+            record.options, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
         key = hashlib.sha256(canonical.encode()).hexdigest()[:16]
         PlayerResult.objects.filter(record=record).update(variant=key)
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('analytics', '0001_initial'),
-        ('replays', '0004_options_in_full'),
+        ("analytics", "0001_initial"),
+        ("replays", "0004_options_in_full"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='playerresult',
-            name='variant',
-            field=models.CharField(db_index=True, default='', max_length=16),
+            model_name="playerresult",
+            name="variant",
+            field=models.CharField(db_index=True, default="", max_length=16),
         ),
         migrations.RunPython(variants_fill, migrations.RunPython.noop),
     ]

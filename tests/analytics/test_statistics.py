@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 
@@ -60,15 +61,18 @@ def test_seat_advantage_and_wilson_interval_match_a_hand_computation():
     assert three["tie_rate"] == 0.2
     assert three["balance"] == pytest.approx(1 - (0.5 - 0.2))
     assert three["winning_scores"]["median"] == 18.5  # 17, 18, 18 | 19, 20, 21
-    assert "simulated" in figures and figures["simulated"]["records"] == 0
+    assert "simulated" in figures
+    assert figures["simulated"]["records"] == 0
 
 
 def test_wilson_interval_edges():
     assert wilson_interval(0, 0) == (0.0, 1.0)
     low, high = wilson_interval(10, 10)
-    assert high == pytest.approx(1.0) and low == pytest.approx(0.7225, abs=1e-4)
+    assert high == pytest.approx(1.0)
+    assert low == pytest.approx(0.7225, abs=1e-4)
     low, high = wilson_interval(0, 10)
-    assert low == pytest.approx(0.0) and high == pytest.approx(0.2775, abs=1e-4)
+    assert low == pytest.approx(0.0)
+    assert high == pytest.approx(0.2775, abs=1e-4)
 
 
 def test_club_and_month_filters_read_month_snapshots():
@@ -98,7 +102,7 @@ def test_facts_of_a_log_follow_the_running_scores():
     for s in replay_states(engine, 3, None, events):
         scores = engine.scores(s)
         leaders.append({i for i, v in enumerate(scores) if v == max(scores)})
-    changes = sum(1 for a, b in zip(leaders, leaders[1:], strict=False) if a != b)
+    changes = sum(1 for a, b in itertools.pairwise(leaders) if a != b)
     last_bad = max(
         (k for k, lead in enumerate(leaders) if not lead <= set(result["winners"])), default=-1
     )
@@ -171,7 +175,7 @@ def test_nightly_recompute_logs_and_fixes_a_planted_difference(caplog):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_record_never_ingested_is_counted_by_the_nightly_recompute():
-    record, _ = record_submit(document=table([20, 10, 5], day=1))
+    _record, _ = record_submit(document=table([20, 10, 5], day=1))
     RecordFacts.objects.all().delete()
     StatisticsSnapshot.objects.all().delete()
     report = statistics_recompute_all()
