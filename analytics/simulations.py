@@ -99,10 +99,28 @@ def simulation_job_create(
         seed=random.SystemRandom().randrange(2**31),
         created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
     )
-    transaction.on_commit(
-        lambda: current_app.send_task("analytics.simulation_run", kwargs={"job_id": job.pk})
-    )
+    transaction.on_commit(lambda: _simulation_enqueue(job.pk))
     return job
+
+
+def _simulation_enqueue(job_id: int) -> None:
+    """Send the job to a worker (in-process when tasks are eager); a broker that is down
+    leaves the job queued, with the reason in its errors."""
+    try:
+        current_app.signature("analytics.simulation_run", kwargs={"job_id": job_id}).delay()
+    except Exception as exc:  # kombu's OperationalError and friends: the broker is down
+        if current_app.conf.task_always_eager:
+            raise
+        logger.warning("simulation %s not sent to a worker: %s", job_id, exc)
+        SimulationJob.objects.filter(pk=job_id).update(
+            errors=[
+                {
+                    "code": "broker_unavailable",
+                    "message": "No worker could be reached; the simulation is queued.",
+                    "detail": {},
+                }
+            ]
+        )
 
 
 def simulation_job_get(*, job_id: int) -> SimulationJob:
