@@ -234,7 +234,7 @@ def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     chosen = next((v for v in variants if v["key"] == filters.get("variant")), None)
     name = f"{engine.name} ({chosen['words']})" if chosen else engine.name
     has_cards = slug != "gift_trap"
-    records = record_list(game=slug)
+    records = record_list(game=slug).defer("events")  # the table prints no events
     if filters.get("variant"):
         records = records.filter(pk__in=selectors.variant_record_ids(variant=filters["variant"]))
     job_id = params.get("job", "")
