@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Avg, Count, Min, Q, QuerySet, Sum
+from django.db.models import Avg, Count, Max, Min, Q, QuerySet, Sum
 
-from analytics.models import GameSummary, PlayerResult, SimulationJob, StatisticsSnapshot
+from analytics.models import (
+    GameSummary,
+    PlayerResult,
+    RecordFacts,
+    SimulationJob,
+    StatisticsSnapshot,
+)
 from analytics.stats import counters_merge, side_figures
 from replays.models import Record
 
@@ -136,6 +142,15 @@ def game_statistics(
     }
 
 
+def game_statistics_version(*, game: str) -> str:
+    """Changes whenever a snapshot of the game does: rows, and the last time one changed."""
+    row = StatisticsSnapshot.objects.filter(game=game).aggregate(
+        n=Count("id"), total=Sum("records"), last=Max("updated_at")
+    )
+    last = row["last"].isoformat() if row["last"] else "-"
+    return f"{row['n']}.{row['total'] or 0}.{last}"
+
+
 def game_statistics_clubs(*, game: str) -> list[str]:
     """The clubs a game's records name (for the dashboard's club filter)."""
     return sorted(
@@ -164,15 +179,15 @@ def game_statistics_variants(*, game: str) -> list[dict[str, Any]]:
     )
     variants = []
     for row in rows:
-        options = (
-            Record.objects.filter(facts__game=game, facts__variant=row["variant"])
+        # [:1] without an order: the (game, variant) index finds any one row at once,
+        # where .first() would order by id and walk the records.
+        sample = list(
+            RecordFacts.objects.filter(game=game, variant=row["variant"])
             .order_by()
-            .values_list("options", flat=True)
-            .first()
+            .values_list("record__options", flat=True)[:1]
         )
-        variants.append(
-            {"key": row["variant"], "records": row["records"], "options": options or {}}
-        )
+        options = sample[0] if sample else {}
+        variants.append({"key": row["variant"], "records": row["records"], "options": options})
     return variants
 
 

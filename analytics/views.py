@@ -6,8 +6,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -216,14 +218,25 @@ def _charts(figures: dict[str, Any], name: str, has_cards: bool) -> list[dict[st
     ]
 
 
-def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    engine = _engine_or_404(slug)
-    params = request.GET
-    error = None
-    try:
-        filters = statistics_filters(params, known=("job",))
-    except ServiceError as exc:
-        filters, error = {}, exc.message
+STATISTICS_CACHE_SECONDS = 600
+
+
+def _statistics_context(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
+    """The dashboard's statistics part, cached per snapshot version and filter.
+
+    The key holds the game's snapshot version (how many rows, when one last changed),
+    so a record that lands changes the key and the next page computes afresh; the
+    cache only saves recomputing the same figures and charts for every visitor.
+    """
+    slug = engine.slug
+    version = selectors.game_statistics_version(game=slug)
+    key = "dashboard:" + ":".join(
+        [slug, version, *(f"{k}={filters[k]}" for k in sorted(filters) if filters[k] is not None)]
+    )
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    filters = dict(filters)
     variants = [
         {**v, "words": variant_words(slug, v["options"]) or "the standard rules"}
         for v in selectors.game_statistics_variants(game=slug)
@@ -234,31 +247,58 @@ def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     chosen = next((v for v in variants if v["key"] == filters.get("variant")), None)
     name = f"{engine.name} ({chosen['words']})" if chosen else engine.name
     has_cards = slug != "gift_trap"
+    context = {
+        "variants": variants,
+        "chosen": chosen,
+        "filters": filters,
+        "clubs": selectors.game_statistics_clubs(game=slug),
+        "real_choice": {True: "real", False: "simulated"}.get(filters.get("real"), ""),
+        "key_figures": _key_figures(figures),
+        "balance_rows": _balance_rows(figures),
+        "sections": _charts(figures, name, has_cards),
+        "has_cards": has_cards,
+        "any_records": any(figures.get(k, {}).get("records") for k in ("real", "simulated")),
+    }
+    # The charts and tables hold nothing of the visitor's: rendered once, kept as HTML.
+    context["statistics_html"] = render_to_string(
+        "analytics/_statistics.html", {**context, "engine": engine}
+    )
     records = record_list(game=slug).defer("events")  # the table prints no events
-    if filters.get("variant"):
-        records = records.filter(pk__in=selectors.variant_record_ids(variant=filters["variant"]))
+    if chosen:
+        records = records.filter(pk__in=selectors.variant_record_ids(variant=chosen["key"]))
+    context["records_html"] = render_to_string(
+        "analytics/_records.html", {"rows": [record_row(r) for r in records[:10]]}
+    )
+    # A record's ingest updates its game summary and its snapshots in one transaction,
+    # so the version above covers the summary too.
+    context["summary"] = selectors.game_summary_get(game=slug)
+    context["variant_players"] = (
+        selectors.variant_players(game=slug, variant=chosen["key"]) if chosen else None
+    )
+    for bulky in ("sections", "key_figures", "balance_rows"):
+        context.pop(bulky)
+    cache.set(key, context, STATISTICS_CACHE_SECONDS)
+    return context
+
+
+def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    engine = _engine_or_404(slug)
+    params = request.GET
+    error = None
+    try:
+        filters = statistics_filters(params, known=("job",))
+    except ServiceError as exc:
+        filters, error = {}, exc.message
+    stats = _statistics_context(engine, filters)
     job_id = params.get("job", "")
     return render(
         request,
         "analytics/game.html",
         {
+            **stats,
             "engine": engine,
-            "summary": selectors.game_summary_get(game=slug),
-            "variants": variants,
-            "filters": filters,
             "error": error,
-            "clubs": selectors.game_statistics_clubs(game=slug),
             "sizes": range(engine.min_players, engine.max_players + 1),
-            "real_choice": {True: "real", False: "simulated"}.get(filters.get("real"), ""),
-            "key_figures": _key_figures(figures),
-            "balance_rows": _balance_rows(figures),
-            "sections": _charts(figures, name, has_cards),
-            "variant_players": (
-                selectors.variant_players(game=slug, variant=chosen["key"]) if chosen else None
-            ),
-            "has_cards": has_cards,
-            "any_records": any(figures.get(k, {}).get("records") for k in ("real", "simulated")),
-            "rows": [record_row(record) for record in records[:10]],
             "jobs": selectors.simulation_jobs_recent(game=slug),
             "job_id": job_id if job_id.isdigit() else "",
             "bot_mixes": [(b, BOT_WORDS.get(b, b)) for b in BOT_MIXES],

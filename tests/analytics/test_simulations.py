@@ -37,9 +37,8 @@ def test_a_simulation_runs_end_to_end_through_the_api(api):
     assert stats["simulated"]["records"] == 30
     assert stats["real"]["records"] == 0
     assert stats["simulated"]["by_players"]["3"]["records"] == 30
-    assert sum(s["wins"] for s in stats["simulated"]["by_players"]["3"]["seats"]) == pytest.approx(
-        30.0
-    )
+    seats = stats["simulated"]["by_players"]["3"]["seats"]
+    assert sum(s["wins"] for s in seats) == pytest.approx(30.0, abs=0.01)  # shares rounded
     # Running the job again (a redelivered task) stores nothing new.
     simulation_job_run(job_id=job["id"])
     assert records.count() == 30
