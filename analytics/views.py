@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.conf import settings
@@ -230,9 +231,10 @@ def _statistics_context(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
     """
     slug = engine.slug
     version = selectors.game_statistics_version(game=slug)
-    key = "dashboard:" + ":".join(
+    scope = ":".join(
         [slug, version, *(f"{k}={filters[k]}" for k in sorted(filters) if filters[k] is not None)]
     )
+    key = "dashboard:" + hashlib.sha256(scope.encode()).hexdigest()  # any cache backend
     cached = cache.get(key)
     if cached is not None:
         return cached
