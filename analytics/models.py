@@ -117,10 +117,10 @@ class SimulationJob(models.Model):
     """A balance-lab run: N bot games of one game, stored as simulated records in batches."""
 
     class State(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
+        QUEUED = "queued", "waiting for a worker"
+        RUNNING = "running", "running"
+        DONE = "done", "finished"
+        FAILED = "failed", "stopped"
 
     game = models.CharField(max_length=32)
     num_players = models.PositiveSmallIntegerField()
