@@ -40,7 +40,7 @@ def test_concurrent_applies_of_the_same_records_count_each_once(make_document):
         try:
             for record_id in order:
                 statistics_apply(record=Record.objects.get(pk=record_id))
-        except BaseException as exc:  # noqa: BLE001  (reported below)
+        except BaseException as exc:
             errors.append(exc)
         finally:
             connection.close()
