@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from replays.models import Player, Record
@@ -150,3 +151,97 @@ class PlayerRating(models.Model):
             models.UniqueConstraint(fields=["scope", "player"], name="player_rating_unique"),
         ]
         indexes = [models.Index(fields=["scope", "-ordinal"])]
+# Statistics
+
+
+class RecordFacts(models.Model):
+    """What one record says about its game, derived once at ingest (analytics.facts).
+
+    ``applied`` is the contribution this record has added to the statistics
+    snapshots (their scopes and counters): applying a record again compares with it,
+    so a record is counted once however often it is ingested, and a corrected result
+    moves its contribution instead of adding a second one.
+    """
+
+    record = models.OneToOneField(
+        Record, primary_key=True, on_delete=models.CASCADE, related_name="facts"
+    )
+    game = models.CharField(max_length=32)
+    simulated = models.BooleanField(default=False)
+    num_players = models.PositiveSmallIntegerField()
+    variant = models.CharField(max_length=16, default="")
+    club = models.CharField(max_length=64, blank=True, default="")
+    month = models.CharField(max_length=7)  # "2026-11": played_at, else when stored
+    scores = models.JSONField(default=list)
+    winners = models.JSONField(default=list)
+    length = models.PositiveIntegerField(null=True)  # events; None for result-only records
+    rounds = models.PositiveIntegerField(null=True)
+    decisiveness = models.FloatField(null=True)
+    lead_changes = models.PositiveIntegerField(null=True)
+    event_counts = models.JSONField(default=dict)
+    cards_held = models.JSONField(default=list)  # per seat: card names held at some point
+    cards_ended = models.JSONField(default=list)  # per seat: card names in front at the end
+    applied = models.JSONField(null=True, blank=True)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "variant"])]
+        verbose_name_plural = "record facts"
+
+
+class StatisticsSnapshot(models.Model):
+    """Additive counters of one scope, so adding a record is adding its contribution.
+
+    Scope: game x real/simulated x table size x rules variant x club x month. The
+    rows with ``club == month == "*"`` hold every club and month together, so an
+    unfiltered dashboard reads one row per (table size, variant, real/simulated).
+    """
+
+    ALL = "*"
+
+    game = models.CharField(max_length=32)
+    simulated = models.BooleanField()
+    num_players = models.PositiveSmallIntegerField()
+    variant = models.CharField(max_length=16)
+    club = models.CharField(max_length=64)
+    month = models.CharField(max_length=7)
+    records = models.IntegerField(default=0)
+    counters = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "simulated", "num_players", "variant", "club", "month"],
+                name="statistics_snapshot_unique_scope",
+            )
+        ]
+        indexes = [models.Index(fields=["game", "club", "month"])]
+
+
+class SimulationJob(models.Model):
+    """A balance-lab run: N bot games of one game, stored as simulated records in batches."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "waiting for a worker"
+        RUNNING = "running", "running"
+        DONE = "done", "finished"
+        FAILED = "failed", "stopped"
+
+    game = models.CharField(max_length=32)
+    num_players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    bots = models.CharField(max_length=16, default="mixed")
+    total = models.PositiveIntegerField()
+    done = models.PositiveIntegerField(default=0)
+    seed = models.BigIntegerField()
+    state = models.CharField(max_length=16, choices=State.choices, default=State.QUEUED)
+    errors = models.JSONField(default=list, blank=True)  # [{"code", "message", "detail"}]
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

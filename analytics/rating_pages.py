@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from analytics import leaderboards
-from analytics.api import RATING_WORDS, head_to_head_query, leaderboard_query
+from analytics.rating_api import RATING_WORDS, head_to_head_query, leaderboard_query
 from analytics.rating_charts import score_difference_chart
 from clubs.models import Club, Season
 from games.registry import all_engines, get_engine

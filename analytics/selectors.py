@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Avg, Count, Min, Q, QuerySet
+from django.db.models import Avg, Count, Max, Min, Q, QuerySet, Sum
 
-from analytics.models import GameSummary, PlayerResult
+from analytics.models import (
+    GameSummary,
+    PlayerResult,
+    RecordFacts,
+    SimulationJob,
+    StatisticsSnapshot,
+)
+from analytics.stats import counters_merge, side_figures
 from replays.models import Record
 
 
@@ -74,3 +81,115 @@ def variant_players(*, game: str, variant: str) -> list[dict[str, Any]]:
 def game_record_counts() -> dict[str, int]:
     rows = Record.objects.values("game").annotate(n=Count("id")).order_by()
     return {row["game"]: row["n"] for row in rows}
+
+
+# Statistics
+
+
+def game_statistics(
+    *,
+    game: str,
+    players: int | None = None,
+    real: bool | None = None,
+    variant: str | None = None,
+    club: str | None = None,
+    month_from: str | None = None,
+    month_to: str | None = None,
+) -> dict[str, Any]:
+    """A game's statistics for a filter, real and simulated play apart.
+
+    Reads only snapshots: without a club or date filter, the all-clubs/all-months rows
+    (one per table size, variant and side); with one, the month rows of that filter.
+    ``real``: True = only real play, False = only simulated, None = both sides.
+    """
+    rows = StatisticsSnapshot.objects.filter(game=game)
+    if club or month_from or month_to:
+        rows = rows.exclude(month=StatisticsSnapshot.ALL)
+        if club:
+            rows = rows.filter(club=club)
+        if month_from:
+            rows = rows.filter(month__gte=month_from)
+        if month_to:
+            rows = rows.filter(month__lte=month_to)
+    else:
+        rows = rows.filter(club=StatisticsSnapshot.ALL, month=StatisticsSnapshot.ALL)
+    if players:
+        rows = rows.filter(num_players=players)
+    if variant:
+        rows = rows.filter(variant=variant)
+    if real is not None:
+        rows = rows.filter(simulated=not real)
+    grouped: dict[bool, dict[int, list[dict[str, Any]]]] = {False: {}, True: {}}
+    for simulated, n, counters in rows.values_list("simulated", "num_players", "counters"):
+        grouped[simulated].setdefault(n, []).append(counters)
+    sides = {}
+    for simulated, name in ((False, "real"), (True, "simulated")):
+        if real is not None and real == simulated:
+            continue
+        by_size = {n: counters_merge(many) for n, many in grouped[simulated].items()}
+        sides[name] = side_figures(by_size)
+    return {
+        "game": game,
+        "filters": {
+            "players": players,
+            "real": real,
+            "variant": variant,
+            "club": club,
+            "from": month_from,
+            "to": month_to,
+        },
+        **sides,
+    }
+
+
+def game_statistics_version(*, game: str) -> str:
+    """Changes whenever a snapshot of the game does: rows, and the last time one changed."""
+    row = StatisticsSnapshot.objects.filter(game=game).aggregate(
+        n=Count("id"), total=Sum("records"), last=Max("updated_at")
+    )
+    last = row["last"].isoformat() if row["last"] else "-"
+    return f"{row['n']}.{row['total'] or 0}.{last}"
+
+
+def game_statistics_clubs(*, game: str) -> list[str]:
+    """The clubs a game's records name (for the dashboard's club filter)."""
+    return sorted(
+        set(
+            StatisticsSnapshot.objects.filter(game=game)
+            .exclude(club=StatisticsSnapshot.ALL)
+            .exclude(club="")
+            .values_list("club", flat=True)
+        )
+    )
+
+
+def game_statistics_variants(*, game: str) -> list[dict[str, Any]]:
+    """The rules variants a game's statistics know, most played first, with their options.
+
+    From the all-clubs snapshots (a few rows) and one record per variant, so it
+    costs the same at 100 records as at 100,000.
+    """
+    rows = (
+        StatisticsSnapshot.objects.filter(
+            game=game, club=StatisticsSnapshot.ALL, month=StatisticsSnapshot.ALL
+        )
+        .values("variant")
+        .annotate(records=Sum("records"))
+        .order_by("-records", "variant")
+    )
+    variants = []
+    for row in rows:
+        # [:1] without an order: the (game, variant) index finds any one row at once,
+        # where .first() would order by id and walk the records.
+        sample = list(
+            RecordFacts.objects.filter(game=game, variant=row["variant"])
+            .order_by()
+            .values_list("record__options", flat=True)[:1]
+        )
+        options = sample[0] if sample else {}
+        variants.append({"key": row["variant"], "records": row["records"], "options": options})
+    return variants
+
+
+def simulation_jobs_recent(*, game: str, limit: int = 5) -> list[Any]:
+    return list(SimulationJob.objects.filter(game=game).order_by("-id")[:limit])

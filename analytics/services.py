@@ -7,6 +7,7 @@ from django.db.models import Avg, Count, Q, Sum
 
 from analytics.models import GameSummary, PlayerResult
 from analytics.ratings import ratings_apply, ratings_deferred, ratings_rebuild
+from analytics.snapshots import statistics_apply, statistics_reset
 from replays.giftlog import options_key
 from replays.models import Record
 
@@ -45,6 +46,7 @@ def record_ingest(*, record_id: int) -> bool:
     )
     game_summary_refresh(game=record.game)
     ratings_apply(record=record)  # ratings per game, club and season (analytics.ratings)
+    statistics_apply(record=record)
     return True
 
 
@@ -86,6 +88,7 @@ def analytics_rebuild() -> int:
     with transaction.atomic():
         PlayerResult.objects.all().delete()
         GameSummary.objects.all().delete()
+        statistics_reset()
     ids = list(Record.objects.order_by("id").values_list("id", flat=True))
     with ratings_deferred():  # one recompute per scope below, not one per late record
         for record_id in ids:

@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
-from analytics import ratings, services
+from analytics import ratings, services, simulations, snapshots
 
 
 @shared_task(
@@ -33,3 +33,32 @@ def record_ingest(*, record_id: int) -> bool:
 def ratings_rebuild() -> dict[str, int]:
     """Recompute every rating scope from its records (beat: nightly), logging any drift."""
     return ratings.ratings_rebuild()
+
+
+@shared_task(
+    name="analytics.statistics_recompute_all",
+    ignore_result=True,
+    acks_late=True,  # safe: a recompute replaces snapshots with fresh figures
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=3,
+    soft_time_limit=3300,
+    time_limit=3600,
+)
+def statistics_recompute_all() -> int:
+    """Nightly (CELERY_BEAT_SCHEDULE): compare incremental statistics with fresh ones, fix."""
+    return len(snapshots.statistics_recompute_all()["differences"])
+
+
+@shared_task(
+    name="analytics.simulation_run",
+    ignore_result=True,
+    acks_late=True,  # safe: a rerun goes on from the last saved batch; digests dedupe games
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=5,
+    soft_time_limit=3300,
+    time_limit=3600,
+)
+def simulation_run(*, job_id: int) -> None:
+    simulations.simulation_job_run(job_id=job_id)

@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 import plotly
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -269,6 +270,11 @@ CELERY_BEAT_SCHEDULE = {
     "ratings-rebuild-nightly": {
         "task": "analytics.ratings_rebuild",
         "schedule": timedelta(hours=float(os.environ.get("RATINGS_REBUILD_HOURS", "24"))),
+    },
+    # Statistics: compare the incremental snapshots with a fresh computation, log, fix.
+    "statistics-recompute-nightly": {
+        "task": "analytics.statistics_recompute_all",
+        "schedule": crontab(hour=3, minute=30),
     },
 }
 

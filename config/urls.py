@@ -2,8 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from analytics import api as analytics_api
-from analytics import rating_pages
+from analytics import rating_api, rating_pages
 from analytics import views as analytics_views
 from clubs import urls as clubs_urls
 from replays import pages as replays_pages
@@ -17,6 +16,9 @@ urlpatterns = [
     path("games/<slug:slug>/", analytics_views.game_dashboard, name="game-dashboard"),
     path("leaderboards/", rating_pages.leaderboard_page, name="leaderboards"),
     path("head-to-head/", rating_pages.head_to_head_page, name="head-to-head"),
+    path(
+        "games/<slug:slug>/simulations/", analytics_views.simulation_start, name="simulation-start"
+    ),
     path("records/", replays_pages.record_browse_page, name="record-browse"),
     path("upload/", replays_pages.record_upload_page, name="record-upload"),
     path("records/<int:record_id>/", replays_views.record_replay_page, name="record-replay"),
@@ -41,9 +43,10 @@ urlpatterns = [
     ),
     path("accounts/", include("accounts.urls")),
     path("api/tokens/", include("accounts.api")),
-    path("api/leaderboards/", analytics_api.LeaderboardView.as_view(), name="leaderboard-api"),
-    path("api/head-to-head/", analytics_api.HeadToHeadView.as_view(), name="head-to-head-api"),
+    path("api/leaderboards/", rating_api.LeaderboardView.as_view(), name="leaderboard-api"),
+    path("api/head-to-head/", rating_api.HeadToHeadView.as_view(), name="head-to-head-api"),
     path("api/", include(clubs_urls.api_urlpatterns)),
+    path("api/", include("analytics.statistics_api")),
     path("api/", include("replays.api.urls")),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),

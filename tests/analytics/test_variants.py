@@ -38,7 +38,7 @@ def test_each_result_knows_its_variant_and_the_dashboard_splits_by_it(
     assert "max rounds: 2 (1 game)" in page
     key = options_key(limited.options)
     only = client.get(f"/games/gift_trap/?variant={key}").content.decode()
-    assert "final score distribution (max rounds: 2)" in only
+    assert "GiftTRAP (max rounds: 2)" in only.split('id="scores-figure"')[1].split("</script>")[0]
     players = only.split('id="players"')[1].split("</table>")[0]
     assert "dee" in players
     assert "ana" not in players, "the other variant's players are not counted"

@@ -214,6 +214,6 @@ def test_dashboard_chart_draws_with_local_plotly(live_server, make_document, ope
         record_submit(document=make_document(seed=seed))
     page = open_page()
     page.goto(f"{live_server.url}/games/secret_santa/")
-    page.wait_for_selector("#score-distribution .main-svg")
-    assert "final score distribution" in page.content()
+    page.wait_for_selector("#scores .main-svg")
+    assert "Final scores" in page.content()
     assert page.console_errors == []

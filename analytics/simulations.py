@@ -1,0 +1,202 @@
+"""The balance lab: simulation jobs that store bot games as simulated records.
+
+A job is created by the API or the dashboard form (``simulation_job_create``, which
+checks everything first and changes nothing on bad input) and run by the Celery task
+``analytics.simulation_run`` (``simulation_job_run``), which plays the games in
+batches through ``replays.simulation.records_simulate`` and saves progress after
+each batch. Each batch has its own seed, so a run that is retried (a worker died
+mid-batch) plays the same games again and the digest dedupes them: a job never
+stores a game twice and always ends with ``done == total`` stored or refused games.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from celery import current_app
+from django.db import DatabaseError, transaction
+
+from analytics.models import SimulationJob
+from games.base import GameError, options_resolve
+from games.registry import UnknownGame, get_engine
+from replays.errors import BadRequest, NotFound, ServiceError
+from replays.simulation import BOT_MIXES, SIMULATION_OPTIONS, records_simulate
+
+logger = logging.getLogger("analytics.simulations")
+
+SIMULATION_MAX_GAMES = 2000
+SIMULATION_BATCH = 25
+
+
+def simulation_job_create(
+    *,
+    game: Any,
+    num_players: Any,
+    games: Any,
+    bots: Any = "mixed",
+    options: Any = None,
+    created_by: Any = None,
+) -> SimulationJob:
+    """Check a balance-lab request and queue it (the task starts after commit).
+
+    Raises :class:`BadRequest` (400) naming the field: an unknown game, a table size
+    the game does not allow, an unknown bot mix, bad options, or a number of games
+    outside 1..``SIMULATION_MAX_GAMES``.
+    """
+    try:
+        engine = get_engine(game)
+    except UnknownGame as exc:
+        raise BadRequest("unknown_game", str(exc), field="game") from None
+    if (
+        not isinstance(num_players, int)
+        or isinstance(num_players, bool)
+        or not (engine.min_players <= num_players <= engine.max_players)
+    ):
+        raise BadRequest(
+            "bad_players",
+            f"{engine.name} is played by {engine.min_players} to {engine.max_players} players.",
+            field="players",
+            min=engine.min_players,
+            max=engine.max_players,
+        )
+    if (
+        not isinstance(games, int)
+        or isinstance(games, bool)
+        or not (1 <= games <= SIMULATION_MAX_GAMES)
+    ):
+        raise BadRequest(
+            "too_many_games"
+            if isinstance(games, int) and games > SIMULATION_MAX_GAMES
+            else "bad_games",
+            f"A simulation plays 1 to {SIMULATION_MAX_GAMES} games at a time.",
+            field="games",
+            max=SIMULATION_MAX_GAMES,
+        )
+    if bots not in BOT_MIXES:
+        raise BadRequest(
+            "bad_bots",
+            f"Bots must be one of {', '.join(BOT_MIXES)}.",
+            field="bots",
+            allowed=list(BOT_MIXES),
+        )
+    try:
+        resolved = options_resolve(
+            engine, {**SIMULATION_OPTIONS.get(engine.slug, {}), **(options or {})}
+        )
+        engine.setup(num_players, resolved)
+    except GameError as exc:
+        raise BadRequest(exc.code, str(exc), field="options", **exc.detail) from None
+    except (TypeError, AttributeError):
+        raise BadRequest("bad_options", "Options must be a JSON object.", field="options") from None
+    job = SimulationJob.objects.create(
+        game=engine.slug,
+        num_players=num_players,
+        options=resolved,
+        bots=bots,
+        total=games,
+        seed=random.SystemRandom().randrange(2**31),
+        created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
+    )
+    transaction.on_commit(lambda: _simulation_enqueue(job.pk))
+    return job
+
+
+def _simulation_enqueue(job_id: int) -> None:
+    """Send the job to a worker (in-process when tasks are eager); a broker that is down
+    leaves the job queued, with the reason in its errors."""
+    try:
+        current_app.signature("analytics.simulation_run", kwargs={"job_id": job_id}).delay()
+    except Exception as exc:  # kombu's OperationalError and friends: the broker is down
+        if current_app.conf.task_always_eager:
+            raise
+        logger.warning("simulation %s not sent to a worker: %s", job_id, exc)
+        SimulationJob.objects.filter(pk=job_id).update(
+            errors=[
+                {
+                    "code": "broker_unavailable",
+                    "message": "No worker could be reached; the simulation is queued.",
+                    "detail": {},
+                }
+            ]
+        )
+
+
+def simulation_job_get(*, job_id: int) -> SimulationJob:
+    job = SimulationJob.objects.filter(pk=job_id).first()
+    if job is None:
+        raise NotFound("not_found", f"There is no simulation {job_id}.", id=job_id)
+    return job
+
+
+def simulation_job_run(*, job_id: int, batch: int = SIMULATION_BATCH) -> SimulationJob | None:
+    """Play the job's remaining games, a batch at a time, saving progress after each.
+
+    Idempotent: a finished job is left alone, a half-done one goes on from its last
+    saved batch. A game the service refuses is reported in ``errors`` (the common
+    error shape) and the job goes on; an unexpected error fails the job, says so in
+    ``errors`` and is raised for the worker's log.
+    """
+    job = SimulationJob.objects.filter(pk=job_id).first()
+    if job is None or job.state in (SimulationJob.State.DONE, SimulationJob.State.FAILED):
+        return job
+    SimulationJob.objects.filter(pk=job.pk).update(state=SimulationJob.State.RUNNING)
+    batches = range(job.done // batch, -(-job.total // batch))
+    try:
+        for index in batches:
+            count = min(batch, job.total - index * batch)
+            errors = []
+            runs = records_simulate(
+                job.game,
+                games=count,
+                num_players=job.num_players,
+                seed=job.seed * 10_000 + index,
+                bots=job.bots,
+                options=job.options,
+            )
+            for _ in range(count):
+                try:
+                    next(runs)
+                except StopIteration:
+                    break
+                except ServiceError as exc:
+                    errors.append(exc.as_dict())
+            job.done = index * batch + count
+            job.errors = (job.errors + errors)[:50]
+            job.save(update_fields=["done", "errors", "updated_at"])
+    except DatabaseError:
+        raise  # the task retries and goes on from the last saved batch
+    except Exception as exc:
+        job.state = SimulationJob.State.FAILED
+        job.errors = [
+            *job.errors,
+            {
+                "code": "simulation_failed",
+                "message": str(exc),
+                "detail": {"type": type(exc).__name__},
+            },
+        ][:50]
+        job.save(update_fields=["state", "errors", "updated_at"])
+        logger.exception("simulation %s failed", job.pk)
+        raise
+    job.state = SimulationJob.State.DONE
+    job.save(update_fields=["state", "updated_at"])
+    return job
+
+
+def simulation_job_json(job: SimulationJob) -> dict[str, Any]:
+    """The API's view of a job (also what the dashboard's progress script reads)."""
+    return {
+        "id": job.pk,
+        "game": job.game,
+        "players": job.num_players,
+        "options": job.options,
+        "bots": job.bots,
+        "total": job.total,
+        "done": job.done,
+        "state": job.state,
+        "errors": job.errors,
+        "created_at": job.created_at.isoformat(),
+        "updated_at": job.updated_at.isoformat(),
+    }
