@@ -163,9 +163,7 @@ REST_FRAMEWORK = {
 ALLOW_ANONYMOUS_UPLOADS = env_bool("ALLOW_ANONYMOUS_UPLOADS", DEBUG)
 LOGIN_URL = "login"
 # How long the submitter of a result-only record may still correct its scores.
-RESULT_CORRECTION_WINDOW = timedelta(
-    hours=float(os.environ.get("RESULT_CORRECTION_HOURS", "24"))
-)
+RESULT_CORRECTION_WINDOW = timedelta(hours=float(os.environ.get("RESULT_CORRECTION_HOURS", "24")))
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -235,6 +233,17 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "max_retries": 1}
+# Imports and analytics on queues of their own: a club's history being imported
+# never delays the leaderboards, and each queue scales with its own workers
+# (docs/performance.md, "Scale-out"). Other tasks use the default queue.
+CELERY_IMPORTS_QUEUE = os.environ.get("CELERY_IMPORTS_QUEUE", "imports")
+CELERY_ANALYTICS_QUEUE = os.environ.get("CELERY_ANALYTICS_QUEUE", "analytics")
+CELERY_TASK_ROUTES = {
+    "replays.import_job_run": {"queue": CELERY_IMPORTS_QUEUE},
+    "analytics.*": {"queue": CELERY_ANALYTICS_QUEUE},
+}
+# Processes that check the rules of a bulk import (replays.bulk); 0: in the request.
+IMPORT_WORKERS = int(os.environ.get("IMPORT_WORKERS", str(os.cpu_count() or 1)))
 CELERY_BEAT_SCHEDULE = {
     "dispatch-pending-announcements": {
         "task": "replays.announcements_dispatch",

@@ -7,9 +7,7 @@ the announcement is dispatched to analytics only once the transaction commits.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -18,7 +16,8 @@ from games.base import IllegalEvent, InvalidSetup
 from games.play import replay
 from games.registry import get_engine
 from replays import outbox
-from replays.errors import BadRequest, ServiceError, Unprocessable
+from replays.bulk import BulkOutcome, records_import
+from replays.errors import BadRequest, Unprocessable
 from replays.giftlog import Giftlog, giftlog_parse
 from replays.models import Announcement, Player, Record, Seat
 from replays.results import table_result_validate
@@ -100,16 +99,27 @@ def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, b
     if existing is not None:
         result_check(given, existing.result)
         return existing, False
-    if log.table is not None:  # a result-only record: no events to replay
-        result = table_result_validate(game=log.game, options=log.options, table=log.table)
-        result_check(given, result)
-    else:
-        result = record_validate(log)
+    result = log_validate(log)
     try:
         return _record_store(log, result, submitted_by=submitted_by), True
     except IntegrityError:
         # A concurrent upload of the same game won the race: it is the same record.
         return Record.objects.get(digest=log.digest), False
+
+
+def log_validate(log: Giftlog) -> dict[str, Any]:
+    """Every rules check of an upload; returns the computed result or raises a ServiceError.
+
+    A full log is replayed through its engine; a result-only record's scores
+    are checked against the game's bounds. Bulk imports run this in worker
+    processes (replays.bulk), one-by-one uploads in the request.
+    """
+    given = log.table.given if log.table is not None else log.result
+    if log.table is not None:  # a result-only record: no events to replay
+        result = table_result_validate(game=log.game, options=log.options, table=log.table)
+        result_check(given, result)
+        return result
+    return record_validate(log)
 
 
 @transaction.atomic
@@ -146,43 +156,13 @@ def _players_get_or_create(names: list[str]) -> dict[str, Player]:
     return found
 
 
-@dataclass(frozen=True)
-class BulkOutcome:
-    """What happened to one document of a bulk upload."""
-
-    line: int
-    status: str  # "stored", "present" or "refused"
-    record: Record | None = None
-    error: ServiceError | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"line": self.line, "status": self.status}
-        if self.record is not None:
-            data["id"] = self.record.pk
-            data["game"] = self.record.game
-            data["players"] = list(
-                self.record.seats.order_by("seat").values_list("player__name", flat=True)
-            )
-            data["result"] = self.record.result
-        if self.error is not None:
-            data["error"] = self.error.as_dict()
-        return data
-
-
 def records_submit_many(
     documents: Iterable[tuple[int, Any]], *, submitted_by: Any = None
 ) -> Iterator[BulkOutcome]:
-    """Submit documents one by one, collecting refusals instead of stopping.
+    """Submit (line, document or raw line) pairs, collecting refusals instead of stopping.
 
-    Each document is its own transaction: a refused one stores nothing and
-    does not affect the others (python-chess's collecting visitor, for bulk).
+    A refused document stores nothing and does not affect the others
+    (python-chess's collecting visitor, for bulk); the work is done in batches
+    by :func:`replays.bulk.records_import`.
     """
-    for line, document in documents:
-        try:
-            if isinstance(document, json.JSONDecodeError):
-                raise BadRequest("malformed_json", f"Line {line} is not JSON: {document.msg}.")
-            record, created = record_submit(document=document, submitted_by=submitted_by)
-        except ServiceError as exc:
-            yield BulkOutcome(line, "refused", error=exc)
-        else:
-            yield BulkOutcome(line, "stored" if created else "present", record=record)
+    return records_import(documents, submitted_by=submitted_by)

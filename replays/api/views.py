@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+from itertools import islice
 
 from django.http import StreamingHttpResponse
 from django.urls import reverse
@@ -12,7 +14,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import NotFound as DRFNotFound
-from rest_framework.exceptions import ParseError
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.parsers import BaseParser
@@ -22,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.registry import UnknownGame, all_engines, get_engine
-from replays import selectors, services
+from replays import imports, selectors, services
 from replays.api.permissions import UploadAllowed, request_user
 from replays.api.serializers import (
     ErrorSerializer,
@@ -31,8 +32,10 @@ from replays.api.serializers import (
     StepQuerySerializer,
     record_filters,
 )
+from replays.bulk import lines_read
 from replays.errors import BadRequest, NotFound
-from replays.giftlog import JSON_SCHEMA, documents_read
+from replays.giftlog import JSON_SCHEMA
+from replays.models import ImportJob
 from replays.timeline import record_timeline
 
 BULK_MAX_RECORDS = 1000
@@ -151,21 +154,18 @@ class RecordListCreateView(ListAPIView):
         )
 
 
-class _RawText(BaseParser):
-    """Hands the body over as text: a bulk upload is split line by line, not as one JSON."""
+class _RawBody(BaseParser):
+    """Hands the body over as a binary stream: a bulk upload is split line by line."""
 
-    def parse(self, stream, media_type=None, parser_context=None) -> str:
-        try:
-            return stream.read().decode("utf-8") if stream is not None else ""
-        except UnicodeDecodeError as exc:
-            raise ParseError("The body must be UTF-8 text.") from exc
+    def parse(self, stream, media_type=None, parser_context=None):
+        return stream if stream is not None else io.BytesIO()
 
 
-class NDJSONParser(_RawText):
+class NDJSONParser(_RawBody):
     media_type = "application/x-ndjson"
 
 
-class JSONTextParser(_RawText):
+class JSONTextParser(_RawBody):
     media_type = "application/json"
 
 
@@ -185,22 +185,73 @@ class RecordBulkView(APIView):
         responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 401: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        documents = list(documents_read(request.data if isinstance(request.data, str) else ""))
-        if not documents:
+        body = request.data if hasattr(request.data, "read") else io.BytesIO()
+        lines = list(islice(lines_read(body), BULK_MAX_RECORDS + 1))
+        if not lines:
             raise BadRequest("empty_upload", "The upload holds no records.")
-        if len(documents) > BULK_MAX_RECORDS:
+        if len(lines) > BULK_MAX_RECORDS:
             raise BadRequest(
                 "too_many_records",
-                f"At most {BULK_MAX_RECORDS} records per request; this one has {len(documents)}.",
+                f"At most {BULK_MAX_RECORDS} records per request; this one has more.",
                 limit=BULK_MAX_RECORDS,
             )
-        outcomes = services.records_submit_many(documents, submitted_by=request_user(request))
-        items = [outcome.to_json() for outcome in outcomes]
+        try:
+            outcomes = services.records_submit_many(lines, submitted_by=request_user(request))
+            items = [outcome.to_json() for outcome in outcomes]
+        except UnicodeDecodeError as exc:
+            raise BadRequest("malformed_json", "The body must be UTF-8 text.") from exc
         tally = {
             key: sum(1 for item in items if item["status"] == key)
             for key in ("stored", "present", "refused")
         }
         return Response({**tally, "items": items})
+
+
+class _StreamBody(BaseParser):
+    """Hands the body over as a binary stream: a large import is read line by line."""
+
+    media_type = "application/x-ndjson"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return stream if stream is not None else io.BytesIO()
+
+
+class ImportJobCreateView(APIView):
+    parser_classes = [_StreamBody]
+    permission_classes = [UploadAllowed]
+
+    @extend_schema(
+        summary="Import a large NDJSON file in the background",
+        description=(
+            "The lines are kept and imported by workers on the `imports` queue, in chunks "
+            "(each line checked and stored as by `POST /api/records/bulk/`, without its "
+            "size limit). 202 with the job; follow `Location` for progress."
+        ),
+        request={"application/x-ndjson": OpenApiTypes.STR},
+        responses={202: OpenApiTypes.OBJECT, 400: ErrorSerializer, 401: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        job = imports.import_job_create(stream=request.data, submitted_by=request_user(request))
+        url = reverse("import-detail", args=[job.pk])
+        return Response(
+            imports.import_job_json(job), status=status.HTTP_202_ACCEPTED, headers={"Location": url}
+        )
+
+
+class ImportJobDetailView(APIView):
+    @extend_schema(
+        summary="Progress of an import job",
+        description=(
+            "Counts of lines stored, already present and refused so far, whether every "
+            "chunk is done, and each refusal with its line and error."
+        ),
+        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, job_id: int) -> Response:
+        job = ImportJob.objects.filter(pk=job_id).first()
+        if job is None:
+            raise NotFound("unknown_import", f"There is no import job {job_id}.", field="id")
+        return Response(imports.import_job_json(job))
 
 
 class NDJSONRenderer(BaseRenderer):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import IO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from replays.giftlog import documents_read
+from replays.bulk import lines_read
 from replays.services import records_submit_many
 
 
@@ -22,15 +23,21 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, file: str, strict: bool, **options) -> None:
+        stream: IO[bytes]
         if file == "-":
-            text = sys.stdin.read()
+            stream = sys.stdin.buffer
         else:
             path = Path(file)
             if not path.is_file():
                 raise CommandError(f"No such file: {file}")
-            text = path.read_text(encoding="utf-8")
+            stream = path.open("rb")
+        with stream:
+            self._import(stream, strict=strict)
+
+    def _import(self, stream, *, strict: bool) -> None:
+        """Line by line and in batches: memory stays flat however large the file."""
         tally: Counter[str] = Counter()
-        for outcome in records_submit_many(documents_read(text)):
+        for outcome in records_submit_many(lines_read(stream)):
             tally[outcome.status] += 1
             if outcome.error is not None:
                 error = outcome.error
@@ -42,7 +49,7 @@ class Command(BaseCommand):
                     raise CommandError(f"stopped at line {outcome.line}")
             else:
                 verb = "stored" if outcome.status == "stored" else "already present"
-                self.stdout.write(f"line {outcome.line}: record {outcome.record.pk} {verb}")
+                self.stdout.write(f"line {outcome.line}: record {outcome.record_id} {verb}")
         summary = (
             f"{tally['stored']} stored, {tally['present']} already present, "
             f"{tally['refused']} refused."
