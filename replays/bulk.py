@@ -373,7 +373,8 @@ def _records_insert(
                 "result jsonb, num_events integer, played_at timestamptz, "
                 "submitted_by_id integer, created_at timestamptz) ON COMMIT DELETE ROWS"
             )
-            with cursor.cursor.copy(f"COPY {_STAGING} ({_COLUMNS}) FROM STDIN") as copy:
+            staging = f"COPY {_STAGING} ({_COLUMNS}) FROM STDIN"
+            with connection.wrap_database_errors, cursor.cursor.copy(staging) as copy:
                 for row in rows:
                     copy.write_row(row)
             cursor.execute(
@@ -408,10 +409,10 @@ def _records_copy(cursor: Any, rows: list[tuple[Any, ...]]) -> dict[str, int]:
         [len(rows)],
     )
     ids = [pk for (pk,) in cursor.fetchall()]
-    with (
-        transaction.atomic(),
-        cursor.cursor.copy(f"COPY {table} (id, {_COLUMNS}) FROM STDIN") as copy,
-    ):
+    sql = f"COPY {table} (id, {_COLUMNS}) FROM STDIN"
+    # The raw cursor's COPY bypasses Django's error translation: wrapped, a unique
+    # violation is an IntegrityError and a lost connection an OperationalError.
+    with transaction.atomic(), connection.wrap_database_errors, cursor.cursor.copy(sql) as copy:
         for pk, row in zip(ids, rows, strict=True):
             copy.write_row((pk, *row))
     return {row[2]: pk for pk, row in zip(ids, rows, strict=True)}
@@ -421,9 +422,8 @@ def _seats_insert(seats: list[tuple[int, int, int, bool]]) -> None:
     table = Seat._meta.db_table
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            with cursor.cursor.copy(
-                f"COPY {table} (record_id, player_id, seat, won) FROM STDIN"
-            ) as copy:
+            sql = f"COPY {table} (record_id, player_id, seat, won) FROM STDIN"
+            with connection.wrap_database_errors, cursor.cursor.copy(sql) as copy:
                 for seat in seats:
                     copy.write_row(seat)
             return

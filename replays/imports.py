@@ -24,6 +24,7 @@ from replays.errors import BadRequest
 from replays.models import ImportChunk, ImportJob
 
 RUN_TASK = "replays.import_job_run"
+CHUNK_LINES = BATCH_SIZE  # lines per chunk: one transaction each
 MAX_TASKS = 4  # tasks enqueued per job: at most this many workers share it
 
 
@@ -53,8 +54,11 @@ def _raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
         yield number, stripped
 
 
-def import_job_create(*, stream: IO[bytes], submitted_by: Any = None) -> ImportJob:
+def import_job_create(
+    *, stream: IO[bytes], submitted_by: Any = None, chunk_lines: int | None = None
+) -> ImportJob:
     """Store the upload as chunks and enqueue workers; the job runs after commit."""
+    chunk_lines = chunk_lines or CHUNK_LINES
     with transaction.atomic():
         job = ImportJob.objects.create(submitted_by=submitted_by)
         index = lines = 0
@@ -77,7 +81,7 @@ def import_job_create(*, stream: IO[bytes], submitted_by: Any = None) -> ImportJ
             numbers.append(number)
             texts.append(raw)
             lines += 1
-            if len(numbers) >= BATCH_SIZE:
+            if len(numbers) >= chunk_lines:
                 flush()
         if numbers:
             flush()
@@ -110,7 +114,10 @@ def import_chunk_run(*, job_id: int) -> bool:
         items = zip(chunk.line_numbers, chunk.text.encode().split(b"\n"), strict=True)
         outcomes = list(
             records_import(
-                items, submitted_by=job.submitted_by, batch_size=BATCH_SIZE, raise_on_lost=True
+                items,
+                submitted_by=job.submitted_by,
+                batch_size=len(chunk.line_numbers),
+                raise_on_lost=True,
             )
         )
         stored = [o for o in outcomes if o.status == "stored"]

@@ -9,8 +9,7 @@ from typing import IO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from replays.bulk import lines_read
-from replays.services import records_submit_many
+from replays.bulk import BATCH_SIZE, lines_read, records_import
 
 
 class Command(BaseCommand):
@@ -21,8 +20,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--strict", action="store_true", help="stop at the first refused record"
         )
+        parser.add_argument(
+            "--batch-size",
+            type=int,
+            default=BATCH_SIZE,
+            help=f"records per transaction (default {BATCH_SIZE})",
+        )
 
-    def handle(self, *args, file: str, strict: bool, **options) -> None:
+    def handle(self, *args, file: str, strict: bool, batch_size: int, **options) -> None:
         stream: IO[bytes]
         if file == "-":
             stream = sys.stdin.buffer
@@ -32,12 +37,12 @@ class Command(BaseCommand):
                 raise CommandError(f"No such file: {file}")
             stream = path.open("rb")
         with stream:
-            self._import(stream, strict=strict)
+            self._import(stream, strict=strict, batch_size=max(1, batch_size))
 
-    def _import(self, stream, *, strict: bool) -> None:
+    def _import(self, stream: IO[bytes], *, strict: bool, batch_size: int) -> None:
         """Line by line and in batches: memory stays flat however large the file."""
         tally: Counter[str] = Counter()
-        for outcome in records_submit_many(lines_read(stream)):
+        for outcome in records_import(lines_read(stream), batch_size=batch_size):
             tally[outcome.status] += 1
             if outcome.error is not None:
                 error = outcome.error
