@@ -17,7 +17,7 @@ from rest_framework.exceptions import NotFound as DRFNotFound
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.parsers import BaseParser
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import imports, selectors, services
 from replays.api.permissions import UploadAllowed, request_user
+from replays.api.renderers import ORJSONRenderer
 from replays.api.serializers import (
     ErrorSerializer,
     RecordCreatedSerializer,
@@ -107,7 +108,9 @@ class RecordListCreateView(ListAPIView):
 
     def get_queryset(self):
         filters = record_filters(self.request.query_params, known=["cursor", "page_size", "format"])
-        return selectors.record_list(**filters).select_related("submitted_by")
+        # A page of summaries never shows the log: not loading (and decoding) the
+        # events of 50 records was most of this endpoint's time (docs/performance.md).
+        return selectors.record_list(**filters).select_related("submitted_by").defer("events")
 
     @extend_schema(
         summary="List stored records",
@@ -266,7 +269,7 @@ class NDJSONRenderer(BaseRenderer):
 
 
 class RecordExportView(APIView):
-    renderer_classes = [JSONRenderer, NDJSONRenderer]
+    renderer_classes = [ORJSONRenderer, NDJSONRenderer]
 
     @extend_schema(
         summary="Export the records a filter finds, as NDJSON",
