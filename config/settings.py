@@ -218,6 +218,25 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# --- Cache --------------------------------------------------------------------
+# Throttling counters, replay snapshots and cached timelines. Several gunicorn
+# processes must share them (nothing in one process may be the only copy), so a
+# deployment with Redis uses it: CACHE_URL, else REDIS_URL, else a redis://
+# CELERY_BROKER_URL. Without any, each process keeps its own (development).
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
+if not CACHE_URL and os.environ.get("CELERY_BROKER_URL", "").startswith("redis"):
+    CACHE_URL = os.environ["CELERY_BROKER_URL"]
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "giftbox",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # --- Celery -------------------------------------------------------------------
 # No broker configured means the embedded default: tasks run in-process, eagerly.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

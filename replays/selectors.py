@@ -10,8 +10,9 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subque
 from django.db.models.functions import Coalesce
 
 from games.base import CHANCE, Engine
-from games.play import replay, waiting_for
+from games.play import waiting_for
 from games.registry import get_engine
+from replays import snapshots
 from replays.errors import BadRequest, Conflict, NotFound
 from replays.giftlog import giftlog_document
 from replays.models import Record, Seat
@@ -131,7 +132,7 @@ def record_step_position(record: Record, *, step: int, seat: int | None) -> Step
             "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
         )
     engine = get_engine(record.game)
-    before = replay(engine, len(players), record.options, record.events[: max(step - 1, 0)])
+    before = snapshots.state_after(engine, record, len(players), max(step - 1, 0))
     event = record.events[step - 1] if step else None
     state = engine.apply(before, event) if event is not None else before
     return StepPosition(record, engine, players, step, seat, before, event, state)

@@ -6,7 +6,7 @@ import io
 import json
 from itertools import islice
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -37,7 +37,7 @@ from replays.bulk import lines_read
 from replays.errors import BadRequest, NotFound
 from replays.giftlog import JSON_SCHEMA
 from replays.models import ImportJob
-from replays.timeline import record_timeline
+from replays.timeline import record_timeline, record_timeline_json
 
 BULK_MAX_RECORDS = 1000
 
@@ -349,6 +349,9 @@ class RecordTimelineView(APIView):
             raise BadRequest(
                 "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
             )
+        if request.accepted_renderer.format == "json":  # the cached bytes, as they are
+            body = record_timeline_json(record, players=players, seat=seat)
+            return HttpResponse(body, content_type="application/json")
         return Response(record_timeline(record, players=players, seat=seat))
 
 
