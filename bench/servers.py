@@ -110,10 +110,12 @@ class CeleryWorker:
                 self.process.kill()
 
 
-def get(port: int, path: str, *, timeout: float = 30) -> tuple[int, bytes]:
+def get(
+    port: int, path: str, *, timeout: float = 30, headers: dict[str, str] | None = None
+) -> tuple[int, bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        connection.request("GET", path, headers={"Host": "127.0.0.1"})
+        connection.request("GET", path, headers={"Host": "127.0.0.1", **(headers or {})})
         response = connection.getresponse()
         return response.status, response.read()
     finally:
