@@ -43,7 +43,7 @@ from replays.models import Announcement, Player, Record, Seat
 
 logger = logging.getLogger(__name__)
 
-BATCH_SIZE = 500
+BATCH_SIZE = 250
 INSERT_ROWS = 200  # rows per INSERT statement (11 parameters each: far below the limit)
 POOL_MIN = 16  # fewer new records than this in a batch: check them in this process
 
@@ -221,7 +221,7 @@ def _present(line: int, log: Giftlog, known: tuple[int, dict, list[str]]) -> Bul
     record_id, result, players = known
     given = log.table.given if log.table is not None else log.result
     try:
-        from replays.services import result_check
+        from replays.validation import result_check
 
         result_check(given, result)
     except ServiceError as exc:
@@ -461,7 +461,7 @@ def records_import(
         try:
             prepared = _batch_prepare(chunk) if chunk else None
         except (OperationalError, InterfaceError) as exc:
-            if raise_on_lost:
+            if raise_on_lost or _still_connected():
                 raise
             yield from _connection_lost(exc, [pending], chunk, iterator)
             return
@@ -469,7 +469,7 @@ def records_import(
             try:
                 finished = _batch_finish(pending, submitted_by=submitted_by)
             except (OperationalError, InterfaceError) as exc:
-                if raise_on_lost:
+                if raise_on_lost or _still_connected():
                     raise
                 yield from _connection_lost(exc, [pending, prepared], [], iterator)
                 return
@@ -477,6 +477,14 @@ def records_import(
         if prepared is None:
             return
         pending = prepared
+
+
+def _still_connected() -> bool:
+    """An OperationalError with the connection alive (a missing table) is a real error."""
+    try:
+        return connection.connection is not None and connection.is_usable()
+    except Exception:
+        return False
 
 
 def _connection_lost(

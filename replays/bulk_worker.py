@@ -10,10 +10,8 @@ from typing import Any
 
 
 def worker_init() -> None:
-    """A pool child's start: Django set up once, then only rules checks."""
-    import django
-
-    django.setup()
+    """A pool child's start: the engines imported, no Django apps (none are needed)."""
+    import replays.validation  # noqa: F401
 
 
 def logs_check(logs: list[Any]) -> list[tuple[str, Any]]:
@@ -27,7 +25,7 @@ def logs_check(logs: list[Any]) -> list[tuple[str, Any]]:
 
     from replays.errors import ServiceError
     from replays.giftlog import giftlog_parse
-    from replays.services import log_validate
+    from replays.validation import log_validate
 
     checked: list[tuple[str, Any]] = []
     for item in logs:

@@ -108,9 +108,17 @@ class RecordListCreateView(ListAPIView):
 
     def get_queryset(self):
         filters = record_filters(self.request.query_params, known=["cursor", "page_size", "format"])
-        # A page of summaries never shows the log: not loading (and decoding) the
-        # events of 50 records was most of this endpoint's time (docs/performance.md).
-        return selectors.record_list(**filters).select_related("submitted_by").defer("events")
+        return selectors.record_list(**filters).select_related("submitted_by")
+
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        """A page of summaries from two queries of plain rows (no model instances, no log).
+
+        The same body as ``RecordSummarySerializer``; building ~430 model objects and
+        decoding 50 logs per page was most of this endpoint's time (docs/performance.md).
+        """
+        rows = selectors.record_summary_rows(self.filter_queryset(self.get_queryset()))
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(selectors.record_summaries(page))
 
     @extend_schema(
         summary="List stored records",
@@ -341,7 +349,7 @@ class RecordTimelineView(APIView):
     def get(self, request: Request, record_id: int) -> Response:
         query = StepQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        record = selectors.record_get(record_id=record_id)
+        record = selectors.record_get(record_id=record_id, log=False)
         selectors.record_require_replayable(record)
         players = selectors.record_player_names(record)
         seat = query.validated_data.get("seat")
