@@ -32,4 +32,4 @@ RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
 
 USER giftbox
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi"]

@@ -62,3 +62,17 @@ def statistics_recompute_all() -> int:
 )
 def simulation_run(*, job_id: int) -> None:
     simulations.simulation_job_run(job_id=job_id)
+
+
+@shared_task(
+    name="analytics.records_ingest",
+    ignore_result=True,
+    acks_late=True,  # safe: ingesting twice leaves the same rows
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=5,
+    time_limit=600,
+)
+def records_ingest(*, record_ids: list[int]) -> int:
+    """A bulk import's batch, announced once: each record through ``record_ingest``."""
+    return sum(services.record_ingest(record_id=record_id) for record_id in record_ids)

@@ -41,8 +41,10 @@ def main() -> None:
     old = runner.setup_databases()
     try:
         client = APIClient()
-        print(f"{'game':<16}{'events':>8}{'upload ms':>11}{'events/s':>10}"
-              f"{'mid step ms':>13}{'last step ms':>14}")
+        print(
+            f"{'game':<16}{'events':>8}{'upload ms':>11}{'events/s':>10}"
+            f"{'mid step ms':>13}{'last step ms':>14}"
+        )
         for engine in all_engines():
             rng = random.Random(7)
             uploads, mids, lasts, lengths = [], [], [], []
@@ -61,9 +63,11 @@ def main() -> None:
                     bucket.append(time.perf_counter() - started)
             mean_events = statistics.mean(lengths)
             upload = statistics.mean(uploads)
-            print(f"{engine.slug:<16}{mean_events:>8.0f}{upload * 1000:>11.1f}"
-                  f"{sum(lengths) / sum(uploads):>10,.0f}{statistics.mean(mids) * 1000:>13.1f}"
-                  f"{statistics.mean(lasts) * 1000:>14.1f}")
+            print(
+                f"{engine.slug:<16}{mean_events:>8.0f}{upload * 1000:>11.1f}"
+                f"{sum(lengths) / sum(uploads):>10,.0f}{statistics.mean(mids) * 1000:>13.1f}"
+                f"{statistics.mean(lasts) * 1000:>14.1f}"
+            )
     finally:
         runner.teardown_databases(old)
 

@@ -43,8 +43,12 @@ def measure(n: int, bot: str, expert: bool, games: int, seed: int, cap: int) -> 
         rng = random.Random(seed * 1_000 + n * 100 + game)
         try:
             log, state = self_play(
-                ENGINE, n, options={"expert_cards": expert, "max_rounds": None},
-                rng=rng, bots=[BOTS[bot]] * n, max_events=cap,
+                ENGINE,
+                n,
+                options={"expert_cards": expert, "max_rounds": None},
+                rng=rng,
+                bots=[BOTS[bot]] * n,
+                max_events=cap,
             )
         except GameTooLong:
             rounds.append(float("inf"))

@@ -142,7 +142,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
+        "replays.api.renderers.ORJSONRenderer",  # DRF's bytes, encoded by orjson
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
@@ -170,9 +170,7 @@ REST_FRAMEWORK = {
 ALLOW_ANONYMOUS_UPLOADS = env_bool("ALLOW_ANONYMOUS_UPLOADS", DEBUG)
 LOGIN_URL = "login"
 # How long the submitter of a result-only record may still correct its scores.
-RESULT_CORRECTION_WINDOW = timedelta(
-    hours=float(os.environ.get("RESULT_CORRECTION_HOURS", "24"))
-)
+RESULT_CORRECTION_WINDOW = timedelta(hours=float(os.environ.get("RESULT_CORRECTION_HOURS", "24")))
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 # --- Ratings --------------------------------------------------------------------
@@ -235,6 +233,25 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# --- Cache --------------------------------------------------------------------
+# Throttling counters, replay snapshots and cached timelines. Several gunicorn
+# processes must share them (nothing in one process may be the only copy), so a
+# deployment with Redis uses it: CACHE_URL, else REDIS_URL, else a redis://
+# CELERY_BROKER_URL. Without any, each process keeps its own (development).
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
+if not CACHE_URL and os.environ.get("CELERY_BROKER_URL", "").startswith("redis"):
+    CACHE_URL = os.environ["CELERY_BROKER_URL"]
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "giftbox",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # --- Celery -------------------------------------------------------------------
 # No broker configured means the embedded default: tasks run in-process, eagerly.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
@@ -260,6 +277,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_SECONDS", "10")),
     "unacked_restore_throttle": 1,
 }
+# Imports and analytics on queues of their own: a club's history being imported
+# never delays the leaderboards, and each queue scales with its own workers
+# (docs/performance.md, "Scale-out"). Other tasks use the default queue.
+CELERY_IMPORTS_QUEUE = os.environ.get("CELERY_IMPORTS_QUEUE", "imports")
+CELERY_ANALYTICS_QUEUE = os.environ.get("CELERY_ANALYTICS_QUEUE", "analytics")
+CELERY_TASK_ROUTES = {
+    "replays.import_job_run": {"queue": CELERY_IMPORTS_QUEUE},
+    "analytics.*": {"queue": CELERY_ANALYTICS_QUEUE},
+}
+# Processes that check the rules of a bulk import (replays.bulk); 0: in the request.
+IMPORT_WORKERS = int(os.environ.get("IMPORT_WORKERS", str(os.cpu_count() or 1)))
 CELERY_BEAT_SCHEDULE = {
     "dispatch-pending-announcements": {
         "task": "replays.announcements_dispatch",

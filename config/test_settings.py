@@ -17,6 +17,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 CELERY_TASK_ALWAYS_EAGER = True
+# Each test run its own cache: a Redis cache shared with other runs would carry
+# throttle counts and cached replays from one test database into another.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Serve static files from the finders, as the development server does, so
 # tests can fetch /static/... without a collectstatic step.
 STATIC_ROOT = None

@@ -103,9 +103,14 @@ class Announcement(models.Model):
     """
 
     TOPIC_RECORD_STORED = "record.stored"
+    TOPIC_RECORDS_STORED = "records.stored"  # a bulk import's batch: ``record_ids``
 
     topic = models.CharField(max_length=32, default=TOPIC_RECORD_STORED)
-    record = models.ForeignKey(Record, on_delete=models.CASCADE, related_name="announcements")
+    record = models.ForeignKey(
+        Record, null=True, blank=True, on_delete=models.CASCADE, related_name="announcements"
+    )
+    # The records of one bulk-import batch, announced as one message (topic records.stored).
+    record_ids = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     dispatched_at = models.DateTimeField(null=True, blank=True, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
@@ -165,3 +170,57 @@ class LiveEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["live_game", "step"], name="live_event_unique_step"),
         ]
+
+
+class ImportJob(models.Model):
+    """A large import run in the background, chunk by chunk, on the ``imports`` queue.
+
+    The uploaded lines are kept in :class:`ImportChunk` rows; workers claim
+    chunks with ``SELECT ... FOR UPDATE SKIP LOCKED`` and store a chunk's
+    records and its "done" mark in one transaction, so several workers never
+    import a chunk twice and a worker that dies leaves its chunk to another.
+    """
+
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="import_jobs",
+    )
+    lines = models.PositiveIntegerField(default=0)
+    chunks = models.PositiveIntegerField(default=0)
+    chunks_done = models.PositiveIntegerField(default=0)
+    stored = models.PositiveIntegerField(default=0)
+    present = models.PositiveIntegerField(default=0)
+    refused = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    @property
+    def done(self) -> bool:
+        return self.chunks_done >= self.chunks
+
+
+class ImportChunk(models.Model):
+    """Up to a batch of NDJSON lines of an :class:`ImportJob`, imported in one transaction."""
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="chunk_rows")
+    index = models.PositiveIntegerField()
+    line_numbers = models.JSONField(default=list)  # the upload's line number of each line
+    text = models.TextField()  # the lines, as uploaded (NDJSON)
+    done = models.BooleanField(default=False)
+    stored = models.PositiveIntegerField(default=0)
+    present = models.PositiveIntegerField(default=0)
+    refusals = models.JSONField(default=list, blank=True)  # [{"line", "error"}]
+    record_ids = models.JSONField(default=list, blank=True)  # stored by this chunk
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="import_chunk_unique_index"),
+        ]
+        indexes = [models.Index(fields=["job", "done"])]

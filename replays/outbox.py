@@ -18,7 +18,18 @@ from replays.models import Announcement
 
 logger = logging.getLogger(__name__)
 
-TOPIC_TASKS = {Announcement.TOPIC_RECORD_STORED: "analytics.record_ingest"}
+TOPIC_TASKS = {
+    Announcement.TOPIC_RECORD_STORED: "analytics.record_ingest",
+    Announcement.TOPIC_RECORDS_STORED: "analytics.records_ingest",  # a bulk batch
+}
+
+
+def _task_kwargs(announcement: Announcement) -> dict:
+    if announcement.topic == Announcement.TOPIC_RECORDS_STORED:
+        return {"record_ids": list(announcement.record_ids)}
+    return {"record_id": announcement.record_id}
+
+
 SWEEP_BATCH = 500
 
 
@@ -35,7 +46,7 @@ def announcements_dispatch(*, ids: Iterable[int] | None = None, limit: int = SWE
     for announcement in pending[:limit]:
         task_name = TOPIC_TASKS[announcement.topic]
         try:
-            current_app.signature(task_name, kwargs={"record_id": announcement.record_id}).delay()
+            current_app.signature(task_name, kwargs=_task_kwargs(announcement)).delay()
         except Exception as exc:  # the broker is down: keep the row for the sweep
             logger.warning("announcement %s not dispatched: %s", announcement.pk, exc)
             Announcement.objects.filter(pk=announcement.pk).update(

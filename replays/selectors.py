@@ -8,10 +8,12 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from rest_framework.fields import DateTimeField
 
 from games.base import CHANCE, Engine
-from games.play import replay, waiting_for
+from games.play import waiting_for
 from games.registry import get_engine
+from replays import snapshots
 from replays.errors import BadRequest, Conflict, NotFound
 from replays.giftlog import giftlog_document
 from replays.models import Record, Seat
@@ -65,13 +67,52 @@ def record_list(
     return records
 
 
+SUMMARY_FIELDS = (
+    "id", "game", "result", "num_events", "meta", "played_at", "created_at",
+    "submitted_by__username",
+)  # fmt: skip
+_DATETIME = DateTimeField()
+
+
+def record_summary_rows(records: QuerySet[Record]) -> QuerySet:
+    """The list's columns as plain rows (the log is never read)."""
+    return records.prefetch_related(None).select_related(None).values(*SUMMARY_FIELDS)
+
+
+def record_summaries(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Summaries as ``RecordSummarySerializer`` gives them, with one query for the players."""
+    names: dict[int, list[str]] = {row["id"]: [] for row in rows}
+    seats = Seat.objects.filter(record_id__in=list(names)).order_by("record_id", "seat")
+    for record_id, name in seats.values_list("record_id", "player__name"):
+        names[record_id].append(name)
+    return [
+        {
+            "id": row["id"],
+            "game": row["game"],
+            "players": names[row["id"]],
+            "result": row["result"],
+            "num_events": row["num_events"],
+            "meta": row["meta"],
+            "played_at": _DATETIME.to_representation(row["played_at"])
+            if row["played_at"]
+            else None,
+            "created_at": _DATETIME.to_representation(row["created_at"]),
+            "submitted_by": row["submitted_by__username"],
+        }
+        for row in rows
+    ]
+
+
 def _seat_exists(**lookups: Any) -> Exists:
     return Exists(Seat.objects.filter(record=OuterRef("pk"), **lookups))
 
 
-def record_get(*, record_id: int) -> Record:
+def record_get(*, record_id: int, log: bool = True) -> Record:
+    """One record; with ``log=False`` its events are read only if something touches them
+    (a cached timeline does not: decoding a 2,310-event log was most of that request)."""
+    records = record_list() if log else record_list().defer("events")
     try:
-        return record_list().get(pk=record_id)
+        return records.get(pk=record_id)
     except Record.DoesNotExist:
         raise NotFound("not_found", f"There is no record {record_id}.") from None
 
@@ -131,10 +172,7 @@ def record_step_position(record: Record, *, step: int, seat: int | None) -> Step
             "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
         )
     engine = get_engine(record.game)
-    # A stored record was validated when it was stored: the trusted path replays it.
-    before = replay(
-        engine, len(players), record.options, record.events[: max(step - 1, 0)], checked=False
-    )
+    before = snapshots.state_after(engine, record, len(players), max(step - 1, 0))
     event = record.events[step - 1] if step else None
     state = engine.apply_trusted(before, event) if event is not None else before
     return StepPosition(record, engine, players, step, seat, before, event, state)

@@ -7,84 +7,18 @@ the announcement is dispatched to analytics only once the transaction commits.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games.base import IllegalEvent, InvalidSetup
-from games.play import replay
-from games.registry import get_engine
 from replays import outbox
-from replays.errors import BadRequest, ServiceError, Unprocessable
+from replays.bulk import BulkOutcome, records_import
 from replays.giftlog import Giftlog, giftlog_parse
 from replays.models import Announcement, Player, Record, Seat
-from replays.results import table_result_validate
+from replays.validation import log_validate, record_validate, result_check
 
-
-def record_validate(log: Giftlog) -> dict[str, Any]:
-    """Replay the log through its engine; return the computed result.
-
-    Raises :class:`Unprocessable` naming the step of the first illegal event,
-    or saying why a log that is legal so far is not a finished game.
-    """
-    engine = get_engine(log.game)
-    try:
-        state = replay(engine, len(log.players), log.options, log.events)
-    except InvalidSetup as exc:
-        raise BadRequest(
-            "invalid_setup", exc.message, **{**exc.detail, "reason": exc.code}
-        ) from exc
-    except IllegalEvent as exc:
-        raise Unprocessable(
-            "illegal_event",
-            f"Event {exc.step} is illegal: {exc.message}",
-            **{
-                **exc.detail,
-                "step": exc.step,
-                "reason": exc.code,
-                "event": log.events[exc.step] if exc.step is not None else None,
-            },
-        ) from exc
-    if not engine.is_over(state):
-        waiting = list(engine.to_move(state))
-        raise Unprocessable(
-            "game_unfinished",
-            f"The log ends after {len(log.events)} events but the game is not over.",
-            step=len(log.events),
-            to_move=waiting,
-        )
-    result = engine.result(state).to_json()
-    result_check(log.result, result)
-    return result
-
-
-def result_check(given: dict[str, Any] | None, computed: dict[str, Any]) -> None:
-    """An uploaded ``result`` is optional; each key given must equal the computed one.
-
-    ``details`` is compared key by key for the keys given: a game's details may
-    grow (GiftTRAP now says how a game ended), and a log exported before that
-    must still upload.
-    """
-    if given is None:
-        return
-
-    def differs(key: str, value: Any) -> bool:
-        if key == "details" and isinstance(value, dict):
-            details = computed.get("details") or {}
-            return any(details.get(k) != v for k, v in value.items())
-        return computed.get(key) != value
-
-    mismatched = sorted(k for k, v in given.items() if differs(k, v))
-    if mismatched:
-        raise Unprocessable(
-            "result_mismatch",
-            f"The given result differs from the rules' result in: {', '.join(mismatched)}.",
-            given=given,
-            computed=computed,
-        )
+__all__ = ["BulkOutcome", "log_validate", "record_submit", "record_validate", "result_check"]
 
 
 def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, bool]:
@@ -100,11 +34,7 @@ def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, b
     if existing is not None:
         result_check(given, existing.result)
         return existing, False
-    if log.table is not None:  # a result-only record: no events to replay
-        result = table_result_validate(game=log.game, options=log.options, table=log.table)
-        result_check(given, result)
-    else:
-        result = record_validate(log)
+    result = log_validate(log)
     try:
         return _record_store(log, result, submitted_by=submitted_by), True
     except IntegrityError:
@@ -147,43 +77,13 @@ def _players_get_or_create(names: list[str]) -> dict[str, Player]:
     return found
 
 
-@dataclass(frozen=True)
-class BulkOutcome:
-    """What happened to one document of a bulk upload."""
-
-    line: int
-    status: str  # "stored", "present" or "refused"
-    record: Record | None = None
-    error: ServiceError | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"line": self.line, "status": self.status}
-        if self.record is not None:
-            data["id"] = self.record.pk
-            data["game"] = self.record.game
-            data["players"] = list(
-                self.record.seats.order_by("seat").values_list("player__name", flat=True)
-            )
-            data["result"] = self.record.result
-        if self.error is not None:
-            data["error"] = self.error.as_dict()
-        return data
-
-
 def records_submit_many(
     documents: Iterable[tuple[int, Any]], *, submitted_by: Any = None
 ) -> Iterator[BulkOutcome]:
-    """Submit documents one by one, collecting refusals instead of stopping.
+    """Submit (line, document or raw line) pairs, collecting refusals instead of stopping.
 
-    Each document is its own transaction: a refused one stores nothing and
-    does not affect the others (python-chess's collecting visitor, for bulk).
+    A refused document stores nothing and does not affect the others
+    (python-chess's collecting visitor, for bulk); the work is done in batches
+    by :func:`replays.bulk.records_import`.
     """
-    for line, document in documents:
-        try:
-            if isinstance(document, json.JSONDecodeError):
-                raise BadRequest("malformed_json", f"Line {line} is not JSON: {document.msg}.")
-            record, created = record_submit(document=document, submitted_by=submitted_by)
-        except ServiceError as exc:
-            yield BulkOutcome(line, "refused", error=exc)
-        else:
-            yield BulkOutcome(line, "stored" if created else "present", record=record)
+    return records_import(documents, submitted_by=submitted_by)

@@ -1,7 +1,9 @@
 """Celery tasks of the records app (thin: the work is in replays.outbox)."""
 
 from celery import shared_task
+from django.db import DatabaseError
 
+from replays import imports
 from replays.outbox import announcements_dispatch as _dispatch
 
 
@@ -9,3 +11,17 @@ from replays.outbox import announcements_dispatch as _dispatch
 def announcements_dispatch() -> int:
     """Periodic sweep: send announcements left pending (e.g. while the broker was down)."""
     return _dispatch()
+
+
+@shared_task(
+    name="replays.import_job_run",
+    ignore_result=True,
+    acks_late=True,  # safe: a chunk is claimed, imported and marked done in one transaction
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=5,
+    time_limit=3600,
+)
+def import_job_run(*, job_id: int) -> int:
+    """Import chunks of a job until none is left (several of these share one job)."""
+    return imports.import_job_run(job_id=job_id)

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from games.base import CHANCE, SEAT_PLACEHOLDER, Engine, and_list
 from games.play import replay_states
 from games.registry import get_engine
+from replays.api.renderers import ORJSONRenderer
 from replays.models import Record
 from replays.tables import table_target
 
@@ -81,7 +82,7 @@ def timeline_entries(
 
 def record_timeline(record: Record, *, players: list[str], seat: int | None) -> dict[str, Any]:
     """Every step of a record at once, as everyone or one seat saw it."""
-    key = f"timeline:v1:{record.digest}:{seat}:{'|'.join(players)}"
+    key = f"timeline:v2:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
     cached = cache.get(key)
     if cached is not None:
         return cached
@@ -102,6 +103,17 @@ def record_timeline(record: Record, *, players: list[str], seat: int | None) -> 
     }
     cache.set(key, body, timeout=3600)
     return body
+
+
+def record_timeline_json(record: Record, *, players: list[str], seat: int | None) -> bytes:
+    """The timeline as the API's JSON bytes, cached as bytes: a long game's timeline is
+    large, and decoding a cached dict then encoding it again cost more than the bytes."""
+    key = f"timeline-json:v1:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
+    cached = cache.get(key)
+    if cached is None:
+        cached = ORJSONRenderer().render(record_timeline(record, players=players, seat=seat))
+        cache.set(key, cached, timeout=3600)
+    return cached
 
 
 def step_moves(

@@ -7,6 +7,8 @@ urlpatterns = [
     path("games/<slug:slug>/", views.GameDetailView.as_view(), name="game-detail"),
     path("records/", views.RecordListCreateView.as_view(), name="record-list"),
     path("records/bulk/", views.RecordBulkView.as_view(), name="record-bulk"),
+    path("imports/", views.ImportJobCreateView.as_view(), name="import-create"),
+    path("imports/<int:job_id>/", views.ImportJobDetailView.as_view(), name="import-detail"),
     path("records/export/", views.RecordExportView.as_view(), name="record-export"),
     path("records/<int:record_id>/", views.RecordDetailView.as_view(), name="record-detail"),
     path(

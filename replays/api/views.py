@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
+from itertools import islice
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -12,19 +14,19 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import NotFound as DRFNotFound
-from rest_framework.exceptions import ParseError
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.parsers import BaseParser
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.registry import UnknownGame, all_engines, get_engine
-from replays import selectors, services
+from replays import imports, selectors, services
 from replays.api import schemas
 from replays.api.permissions import UploadAllowed, request_user
+from replays.api.renderers import ORJSONRenderer
 from replays.api.serializers import (
     ErrorSerializer,
     RecordCreatedSerializer,
@@ -32,9 +34,11 @@ from replays.api.serializers import (
     StepQuerySerializer,
     record_filters,
 )
+from replays.bulk import lines_read
 from replays.errors import BadRequest, NotFound
-from replays.giftlog import JSON_SCHEMA, documents_read
-from replays.timeline import record_timeline
+from replays.giftlog import JSON_SCHEMA
+from replays.models import ImportJob
+from replays.timeline import record_timeline, record_timeline_json
 
 BULK_MAX_RECORDS = 1000
 
@@ -107,6 +111,16 @@ class RecordListCreateView(ListAPIView):
         filters = record_filters(self.request.query_params, known=["cursor", "page_size", "format"])
         return selectors.record_list(**filters).select_related("submitted_by")
 
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        """A page of summaries from two queries of plain rows (no model instances, no log).
+
+        The same body as ``RecordSummarySerializer``; building ~430 model objects and
+        decoding 50 logs per page was most of this endpoint's time (docs/performance.md).
+        """
+        rows = selectors.record_summary_rows(self.filter_queryset(self.get_queryset()))
+        page = self.paginate_queryset(rows)
+        return self.get_paginated_response(selectors.record_summaries(page))
+
     @extend_schema(
         summary="List stored records",
         description=(
@@ -152,21 +166,18 @@ class RecordListCreateView(ListAPIView):
         )
 
 
-class _RawText(BaseParser):
-    """Hands the body over as text: a bulk upload is split line by line, not as one JSON."""
+class _RawBody(BaseParser):
+    """Hands the body over as a binary stream: a bulk upload is split line by line."""
 
-    def parse(self, stream, media_type=None, parser_context=None) -> str:
-        try:
-            return stream.read().decode("utf-8") if stream is not None else ""
-        except UnicodeDecodeError as exc:
-            raise ParseError("The body must be UTF-8 text.") from exc
+    def parse(self, stream, media_type=None, parser_context=None):
+        return stream if stream is not None else io.BytesIO()
 
 
-class NDJSONParser(_RawText):
+class NDJSONParser(_RawBody):
     media_type = "application/x-ndjson"
 
 
-class JSONTextParser(_RawText):
+class JSONTextParser(_RawBody):
     media_type = "application/json"
 
 
@@ -186,22 +197,73 @@ class RecordBulkView(APIView):
         responses={200: schemas.BulkResultSerializer, 400: ErrorSerializer, 401: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
-        documents = list(documents_read(request.data if isinstance(request.data, str) else ""))
-        if not documents:
+        body = request.data if hasattr(request.data, "read") else io.BytesIO()
+        lines = list(islice(lines_read(body), BULK_MAX_RECORDS + 1))
+        if not lines:
             raise BadRequest("empty_upload", "The upload holds no records.")
-        if len(documents) > BULK_MAX_RECORDS:
+        if len(lines) > BULK_MAX_RECORDS:
             raise BadRequest(
                 "too_many_records",
-                f"At most {BULK_MAX_RECORDS} records per request; this one has {len(documents)}.",
+                f"At most {BULK_MAX_RECORDS} records per request; this one has more.",
                 limit=BULK_MAX_RECORDS,
             )
-        outcomes = services.records_submit_many(documents, submitted_by=request_user(request))
-        items = [outcome.to_json() for outcome in outcomes]
+        try:
+            outcomes = services.records_submit_many(lines, submitted_by=request_user(request))
+            items = [outcome.to_json() for outcome in outcomes]
+        except UnicodeDecodeError as exc:
+            raise BadRequest("malformed_json", "The body must be UTF-8 text.") from exc
         tally = {
             key: sum(1 for item in items if item["status"] == key)
             for key in ("stored", "present", "refused")
         }
         return Response({**tally, "items": items})
+
+
+class _StreamBody(BaseParser):
+    """Hands the body over as a binary stream: a large import is read line by line."""
+
+    media_type = "application/x-ndjson"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return stream if stream is not None else io.BytesIO()
+
+
+class ImportJobCreateView(APIView):
+    parser_classes = [_StreamBody]
+    permission_classes = [UploadAllowed]
+
+    @extend_schema(
+        summary="Import a large NDJSON file in the background",
+        description=(
+            "The lines are kept and imported by workers on the `imports` queue, in chunks "
+            "(each line checked and stored as by `POST /api/records/bulk/`, without its "
+            "size limit). 202 with the job; follow `Location` for progress."
+        ),
+        request={"application/x-ndjson": OpenApiTypes.STR},
+        responses={202: OpenApiTypes.OBJECT, 400: ErrorSerializer, 401: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        job = imports.import_job_create(stream=request.data, submitted_by=request_user(request))
+        url = reverse("import-detail", args=[job.pk])
+        return Response(
+            imports.import_job_json(job), status=status.HTTP_202_ACCEPTED, headers={"Location": url}
+        )
+
+
+class ImportJobDetailView(APIView):
+    @extend_schema(
+        summary="Progress of an import job",
+        description=(
+            "Counts of lines stored, already present and refused so far, whether every "
+            "chunk is done, and each refusal with its line and error."
+        ),
+        responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, job_id: int) -> Response:
+        job = ImportJob.objects.filter(pk=job_id).first()
+        if job is None:
+            raise NotFound("unknown_import", f"There is no import job {job_id}.", field="id")
+        return Response(imports.import_job_json(job))
 
 
 class NDJSONRenderer(BaseRenderer):
@@ -216,7 +278,7 @@ class NDJSONRenderer(BaseRenderer):
 
 
 class RecordExportView(APIView):
-    renderer_classes = [JSONRenderer, NDJSONRenderer]
+    renderer_classes = [ORJSONRenderer, NDJSONRenderer]
 
     @extend_schema(
         summary="Export the records a filter finds, as NDJSON",
@@ -288,7 +350,7 @@ class RecordTimelineView(APIView):
     def get(self, request: Request, record_id: int) -> Response:
         query = StepQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        record = selectors.record_get(record_id=record_id)
+        record = selectors.record_get(record_id=record_id, log=False)
         selectors.record_require_replayable(record)
         players = selectors.record_player_names(record)
         seat = query.validated_data.get("seat")
@@ -296,6 +358,9 @@ class RecordTimelineView(APIView):
             raise BadRequest(
                 "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
             )
+        if request.accepted_renderer.format == "json":  # the cached bytes, as they are
+            body = record_timeline_json(record, players=players, seat=seat)
+            return HttpResponse(body, content_type="application/json")
         return Response(record_timeline(record, players=players, seat=seat))
 
 

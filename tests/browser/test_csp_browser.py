@@ -136,16 +136,17 @@ def test_the_dashboard_chart_offers_its_data_as_csv(live_server, make_document, 
     page = open_page()
     page.add_init_script(LISTEN)
     page.goto(f"{live_server.url}/games/gift_swap/")
-    page.wait_for_selector("#score-distribution .main-svg")
-    link = page.locator("a.csv-link")
+    page.wait_for_selector("#scores .main-svg")
+    link = page.locator("#scores-caption a.csv-link")
     assert link.text_content() == "Download the data (CSV)"
     with page.expect_download() as waiting:
         link.click()
     download = waiting.value
     assert download.suggested_filename.endswith(".csv")
     lines = Path(download.path()).read_text(encoding="utf-8").splitlines()
-    assert lines[0] == "players at the table,final score"
-    assert len(lines) == 1 + seats
+    assert lines[0] == "players,play,values,min,q1,median,q3,max,mean"
+    # One summary row per table size of real play, counting every seat's final score.
+    assert sum(int(line.split(",")[2]) for line in lines[1:]) == seats
     assert page.evaluate("window.__csp") == []
     assert page.console_errors == []
 

@@ -67,6 +67,10 @@ def worker(monkeypatch):
     )
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setitem(current_app.conf, "task_default_queue", queue)
+    # Every task to this test's own queue (production routes analytics and imports
+    # to queues of their own, which this worker does not listen to).
+    monkeypatch.setitem(current_app.conf, "task_routes", {})
+    monkeypatch.setattr(current_app.amqp, "router", current_app.amqp.Router())
     yield process
     process.terminate()
     try:

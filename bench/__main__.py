@@ -1,0 +1,144 @@
+"""python -m bench: every figure of the performance issue, each against its reference.
+
+    .venv/bin/python -m bench [--quick] [--json out.json]
+
+Runs against PostgreSQL (``DATABASE_URL``'s server): it creates its own
+database ``giftbox_bench``, migrates it, and drops it at the end. With
+``CELERY_BROKER_URL`` (Redis) it starts a real worker for the freshness figure.
+Starts gunicorn itself (config/gunicorn.py, 2 workers, DEBUG off) with bare
+reference views (bench/urls.py). Prints the table and, with ``--json``, writes it.
+Figures on a shared machine are noisy: read the ratios, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DATABASE = "giftbox_bench"
+
+
+def _dsn(url: str, database: str) -> str:
+    parts = urlsplit(url)
+    scheme = "postgresql" if parts.scheme.startswith("postgres") else parts.scheme
+    return urlunsplit((scheme, parts.netloc, f"/{database}", "", ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, short runs")
+    parser.add_argument("--json", type=Path, help="write the rows here as JSON")
+    parser.add_argument("--skip", default="", help="comma-separated groups to skip")
+    args = parser.parse_args()
+    server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    if not server.startswith("postgres"):
+        parser.error("DATABASE_URL must name a PostgreSQL server")
+    import psycopg
+
+    admin = _dsn(server, "postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DATABASE}")
+    workdir = Path(tempfile.mkdtemp(prefix="giftbox-bench-"))
+    env = {
+        **os.environ,
+        "STATIC_ROOT": str(workdir / "static"),
+        "BENCH_BODIES": str(workdir),
+        "DATABASE_URL": _dsn(server, DATABASE),
+        "SECRET_KEY": os.environ.get("SECRET_KEY", "bench-only-secret-key"),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DEBUG": "0",
+        "SECURE_COOKIES": "0",
+        "ALLOW_ANONYMOUS_UPLOADS": "1",
+        "THROTTLE_ANON": "100000000/min",
+        "THROTTLE_USER": "100000000/min",
+        "LOG_LEVEL": "WARNING",
+        # Announcements of the import rows go to a queue no worker reads.
+        "CELERY_TASK_DEFAULT_QUEUE": "bench-unread",
+        "CELERY_ANALYTICS_QUEUE": "bench-unread",
+    }
+    if env.get("CELERY_BROKER_URL"):
+        env["CELERY_TASK_ALWAYS_EAGER"] = "0"
+    os.environ.update(env)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)  # DEBUG off needs the manifest
+    from bench import figures, servers
+
+    quick = args.quick
+    skip = set(filter(None, args.skip.split(",")))
+    rows: list[dict] = []
+    started = time.perf_counter()
+    try:
+        if "engine" not in skip:
+            rows += figures.checked_replay(1 if quick else 3)
+        with servers.Gunicorn(env, workers=2) as web:
+            if "import" not in skip:
+                rows += figures.import_rows(
+                    workdir, 2000 if quick else 10_000, env, figures_dsn(env), web.port
+                )
+            if "http" not in skip:
+                rows += figures.replay_rows(workdir, web.port, 10 if quick else 50)
+                rows += figures.list_detail_rows(workdir, web.port, 2 if quick else 8)
+        if "memory" not in skip:
+            sizes = [5, 10, 20] if quick else [50, 100, 200]
+            rows += figures.memory_rows(workdir, sizes, env)
+        if "dashboard" not in skip:
+            figures.records_reset()
+            count = 10_000 if quick else 100_000
+            figures.dashboard_fill(count)
+            with servers.Gunicorn(env, workers=2) as web:
+                rows += figures.dashboard_rows(workdir, web.port, 5 if quick else 20, count)
+        if "freshness" not in skip:
+            rows += figures.freshness_rows(env, 10 if quick else 40)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+    print_table(rows)
+    print(f"({time.perf_counter() - started:.0f} s; {'quick' if quick else 'full'} run)")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2) + "\n")
+
+
+def figures_dsn(env: dict[str, str]) -> str:
+    return _dsn(env["DATABASE_URL"], DATABASE)
+
+
+def print_table(rows: list[dict]) -> None:
+    headers = ["figure", "value", "reference", "ratio", "target", "met?"]
+    lines = []
+    for r in rows:
+        unit = r.get("unit", "")
+        value = "-" if r["value"] is None else f"{r['value']:,} {unit}"
+        reference = "-" if r["reference"] is None else f"{r['reference']:,} {unit}"
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']}"
+        met = {True: "yes", False: "NO", None: "-"}[r["met"]]
+        lines.append([r["figure"], value, reference, ratio, r["target"], met])
+    widths = [max(len(str(x)) for x in column) for column in zip(headers, *lines, strict=False)]
+    for line in [headers, ["-" * w for w in widths], *lines]:
+        print(" | ".join(str(x).ljust(w) for x, w in zip(line, widths, strict=True)))
+    for r in rows:
+        if r.get("note"):
+            print(f"  {r['figure']}: {r['note']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,228 @@
+"""Processes the bench starts and stops: gunicorn, a Celery worker; an HTTP client.
+
+Load comes from a second process (``wrk`` when installed, else a Python client
+with threads), so the server's two cores are not shared with the client's loop
+more than they must be.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Gunicorn:
+    """gunicorn with config/gunicorn.py and the bench's bare views, on a free port."""
+
+    def __init__(self, env: dict[str, str], *, workers: int = 2) -> None:
+        self.port = free_port()
+        self.env = {
+            **env,
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "WEB_CONCURRENCY": str(workers),
+            "GUNICORN_BIND": f"127.0.0.1:{self.port}",
+            "GUNICORN_ACCESSLOG": "",
+        }
+        self.process: subprocess.Popen | None = None
+
+    def __enter__(self) -> Gunicorn:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                status, _ = get(self.port, "/api/games/")
+                if status == 200:
+                    return self
+            except OSError:
+                time.sleep(0.2)
+        self.__exit__()
+        raise RuntimeError("gunicorn did not start")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+            self.process = None
+
+
+class CeleryWorker:
+    def __init__(self, env: dict[str, str], queues: str) -> None:
+        self.env = {**env, "DJANGO_SETTINGS_MODULE": "config.settings"}
+        self.queues = queues
+        self.process: subprocess.Popen | None = None
+
+    def __enter__(self) -> CeleryWorker:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel=WARNING",
+                "-Q",
+                self.queues,
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(4)  # connected and consuming
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def get(
+    port: int, path: str, *, timeout: float = 30, headers: dict[str, str] | None = None
+) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", path, headers={"Host": "127.0.0.1", **(headers or {})})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def post(port: int, path: str, body: bytes, content_type: str) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    try:
+        connection.request(
+            "POST", path, body=body, headers={"Content-Type": content_type, "Host": "127.0.0.1"}
+        )
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def latencies(port: int, paths: list[str], *, rounds: int) -> list[float]:
+    """Sequential requests, ``rounds`` times over ``paths``: each one's seconds."""
+    taken = []
+    for _ in range(rounds):
+        for path in paths:
+            started = time.perf_counter()
+            status, _ = get(port, path)
+            taken.append(time.perf_counter() - started)
+            if status != 200:
+                raise RuntimeError(f"{path} answered {status}")
+    return taken
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def throughput(port: int, path: str, *, seconds: float, connections: int = 8) -> float:
+    """Requests per second at ``path`` (wrk if installed; else threads in a subprocess)."""
+    url = f"http://127.0.0.1:{port}{path}"
+    if shutil.which("wrk"):
+        out = subprocess.run(
+            ["wrk", "-t2", f"-c{connections}", f"-d{max(1, int(seconds))}s", url],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        match = re.search(r"Requests/sec:\s+([\d.]+)", out)
+        non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        if non_2xx:
+            raise RuntimeError(f"{path}: {non_2xx.group(1)} answers were not 200")
+        return float(match.group(1)) if match else 0.0
+    code = (
+        "import sys,threading,time,http.client\n"
+        "port,path,secs,n=int(sys.argv[1]),sys.argv[2],float(sys.argv[3]),int(sys.argv[4])\n"
+        "count=[0]*n\nend=time.monotonic()+secs\n"
+        "def run(i):\n"
+        "    while time.monotonic()<end:\n"
+        "        c=http.client.HTTPConnection('127.0.0.1',port);c.request('GET',path)\n"
+        "        c.getresponse().read();c.close();count[i]+=1\n"
+        "ts=[threading.Thread(target=run,args=(i,)) for i in range(n)]\n"
+        "[t.start() for t in ts];[t.join() for t in ts];print(sum(count)/secs)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(port), path, str(seconds), str(connections)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return float(out.strip())
+
+
+def tree_peak_rss(process: subprocess.Popen, *, interval: float = 0.05) -> int:
+    """Peak resident memory (bytes) of a process and its descendants, polled until it exits."""
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, _tree_rss(process.pid))
+        time.sleep(interval)
+    return peak
+
+
+def _tree_rss(pid: int) -> int:
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        ppid = int(fields.get("PPid", "0").strip() or 0)
+        children.setdefault(ppid, []).append(int(entry))
+        rss[int(entry)] = int(fields.get("VmRSS", "0 kB").split()[0] or 0) * 1024
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        total += rss.get(current, 0)
+        stack.extend(children.get(current, []))
+    return total
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def in_thread(target, *args) -> threading.Thread:
+    thread = threading.Thread(target=target, args=args, daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,505 @@
+"""Bulk import: many records per transaction, the rules check in a process pool.
+
+Why a module of its own: storing one record at a time costs about 13 round
+trips and 2 commits per record (docs/performance.md). Here a batch of lines is
+
+1. parsed (orjson) and its envelopes checked, one digest per record;
+2. looked up by digest in one query: a stored game is "present" (its given
+   result checked against the stored one, as for a single upload);
+3. checked against the rules in worker processes (every rules check of
+   :func:`replays.services.log_validate` runs: speed never skips validation);
+4. written in one transaction: players resolved once, multi-row inserts with
+   ``ON CONFLICT (digest) DO NOTHING`` (a concurrent import of the same game
+   never stores it twice: the loser reports it "present"), the seats, and one
+   outbox row naming every record of the batch.
+
+Each line keeps its own outcome (stored / present / refused with the step and
+reason); a refused line stores nothing and does not affect the others.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import islice
+from multiprocessing import current_process, get_context
+from typing import IO, Any
+
+import orjson
+from django.conf import settings
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
+from django.utils import timezone
+
+from replays import outbox
+from replays.bulk_worker import logs_check, worker_init
+from replays.errors import BadRequest, ServiceError, Unprocessable
+from replays.giftlog import Giftlog, documents_read, giftlog_parse
+from replays.models import Announcement, Player, Record, Seat
+
+logger = logging.getLogger(__name__)
+
+BATCH_SIZE = 250
+INSERT_ROWS = 200  # rows per INSERT statement (11 parameters each: far below the limit)
+POOL_MIN = 16  # fewer new records than this in a batch: check them in this process
+
+
+@dataclass
+class BulkOutcome:
+    """What happened to one document of a bulk upload."""
+
+    line: int
+    status: str  # "stored", "present" or "refused"
+    record_id: int | None = None
+    game: str | None = None
+    players: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    error: ServiceError | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"line": self.line, "status": self.status}
+        if self.record_id is not None:
+            data["id"] = self.record_id
+            data["game"] = self.game
+            data["players"] = self.players
+            data["result"] = self.result
+        if self.error is not None:
+            data["error"] = self.error.as_dict()
+        return data
+
+
+def not_stored(line: int) -> BulkOutcome:
+    """The outcome of a line the import could not write (the database went away)."""
+    return BulkOutcome(
+        line,
+        "refused",
+        error=ServiceError(
+            "not_stored",
+            "The database connection was lost before this record was stored; "
+            "import it again (records already stored are reported as present).",
+        ),
+    )
+
+
+# --- reading --------------------------------------------------------------------------
+
+
+def lines_read(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
+    """(line number, raw line or document) pairs from a binary stream, without reading it whole.
+
+    NDJSON streams line by line (flat memory whatever the file size). A file
+    whose first line is not a JSON object on its own (a JSON array, one
+    pretty-printed document) is read whole, as :func:`documents_read` does.
+    """
+    number = 0
+    for raw in stream:
+        number += 1
+        if raw.strip():
+            break
+    else:
+        return
+    try:
+        first = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        first = None
+    if not isinstance(first, dict):
+        text = (b"\n" * (number - 1) + raw + stream.read()).decode("utf-8")
+        yield from documents_read(text)
+        return
+    yield number, raw
+    for raw in stream:
+        number += 1
+        if raw.strip():
+            yield number, raw
+
+
+def _document_load(line: int, item: Any) -> Any:
+    if isinstance(item, json.JSONDecodeError):
+        raise BadRequest("malformed_json", f"Line {line} is not JSON: {item.msg}.")
+    if not isinstance(item, bytes | str):
+        return item
+    try:
+        return orjson.loads(item)
+    except orjson.JSONDecodeError:
+        try:  # the standard library's message, as a one-by-one upload gives it
+            return json.loads(item)
+        except json.JSONDecodeError as exc:
+            raise BadRequest("malformed_json", f"Line {line} is not JSON: {exc.msg}.") from None
+        except UnicodeDecodeError:
+            raise BadRequest("malformed_json", f"Line {line} is not UTF-8 text.") from None
+
+
+# --- the rules check, in worker processes ---------------------------------------------
+
+_POOL: ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def validation_pool() -> ProcessPoolExecutor | None:
+    """The process pool for rules checks (``IMPORT_WORKERS`` processes; 0: none).
+
+    Children come from a ``forkserver``: small fresh processes that set
+    Django up once (``worker_init``) and only ever run
+    :func:`replays.bulk_worker.logs_check` (no database). Forking the request
+    process instead was measured slower: every page the child touches of a
+    large parent is copied (docs/performance.md, "Import").
+    """
+    global _POOL
+    workers = getattr(settings, "IMPORT_WORKERS", os.cpu_count() or 1)
+    if workers <= 0 or current_process().daemon:  # a Celery pool child may not fork
+        return None
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ProcessPoolExecutor(
+                max_workers=workers, mp_context=get_context("forkserver"), initializer=worker_init
+            )
+        return _POOL
+
+
+_ERRORS = {cls.__name__: cls for cls in (ServiceError, BadRequest, Unprocessable)}
+
+
+def _error_rebuild(kind: str, data: tuple[str, str, dict[str, Any]]) -> ServiceError:
+    code, message, detail = data
+    return _ERRORS.get(kind, ServiceError)(code, message, **detail)
+
+
+# --- one batch ------------------------------------------------------------------------
+
+
+@dataclass
+class _Batch:
+    order: list[int] = field(default_factory=list)  # line numbers in input order
+    outcomes: dict[int, BulkOutcome] = field(default_factory=dict)
+    new: list[tuple[int, Giftlog, str]] = field(default_factory=list)  # line, log, digest
+    raw: dict[int, bytes] = field(default_factory=dict)  # line: its JSON text, for the pool
+    checks: list[Future | list[tuple[str, Any]]] = field(default_factory=list)
+    check_sizes: list[int] = field(default_factory=list)
+
+
+def _batch_prepare(items: list[tuple[int, Any]]) -> _Batch:
+    """Parse, look up by digest, and start the rules checks of the new records."""
+    batch = _Batch()
+    parsed: list[tuple[int, Giftlog, str]] = []
+    for line, item in items:
+        batch.order.append(line)
+        try:
+            log = giftlog_parse(_document_load(line, item))
+            if isinstance(item, bytes):
+                batch.raw[line] = item
+        except ServiceError as exc:
+            batch.outcomes[line] = BulkOutcome(line, "refused", error=exc)
+            continue
+        parsed.append((line, log, log.digest))
+    known = _records_by_digest({digest for _, _, digest in parsed})
+    for line, log, digest in parsed:
+        if digest in known:
+            batch.outcomes[line] = _present(line, log, known[digest])
+        else:
+            batch.new.append((line, log, digest))
+    logs: list[Any] = [log for _, log, _ in batch.new]
+    pool = validation_pool() if len(logs) >= POOL_MIN else None
+    if pool is not None:
+        logs = [batch.raw.get(line, log) for line, log, _ in batch.new]
+    if pool is None:
+        batch.checks.append(logs_check(logs))
+        batch.check_sizes.append(len(logs))
+    else:
+        workers = getattr(settings, "IMPORT_WORKERS", 1)
+        size = max(1, -(-len(logs) // (workers * 2)))
+        for start in range(0, len(logs), size):
+            batch.checks.append(pool.submit(logs_check, logs[start : start + size]))
+            batch.check_sizes.append(len(logs[start : start + size]))
+    return batch
+
+
+def _present(line: int, log: Giftlog, known: tuple[int, dict, list[str]]) -> BulkOutcome:
+    record_id, result, players = known
+    given = log.table.given if log.table is not None else log.result
+    try:
+        from replays.validation import result_check
+
+        result_check(given, result)
+    except ServiceError as exc:
+        return BulkOutcome(line, "refused", error=exc)
+    return BulkOutcome(line, "present", record_id, log.game, players, result)
+
+
+def _records_by_digest(digests: set[str]) -> dict[str, tuple[int, dict, list[str]]]:
+    """Stored records among ``digests``: id, result and player names in seat order."""
+    if not digests:
+        return {}
+    rows = list(Record.objects.filter(digest__in=digests).values_list("id", "digest", "result"))
+    names: dict[int, list[str]] = {}
+    seats = Seat.objects.filter(record_id__in=[r[0] for r in rows]).order_by("record_id", "seat")
+    for record_id, name in seats.values_list("record_id", "player__name"):
+        names.setdefault(record_id, []).append(name)
+    return {digest: (pk, result, names.get(pk, [])) for pk, digest, result in rows}
+
+
+def _batch_finish(batch: _Batch, *, submitted_by: Any) -> list[BulkOutcome]:
+    """Wait for the rules checks, then write every valid new record in one transaction."""
+    checked: list[tuple[str, Any]] = []
+    for check in batch.checks:
+        checked.extend(check.result() if isinstance(check, Future) else check)
+    valid: list[tuple[int, Giftlog, str, dict[str, Any]]] = []
+    for (line, log, digest), (kind, data) in zip(batch.new, checked, strict=True):
+        if kind == "ok":
+            valid.append((line, log, digest, data))
+        else:
+            batch.outcomes[line] = BulkOutcome(line, "refused", error=_error_rebuild(kind, data))
+    if valid:
+        batch.outcomes.update(_batch_store(valid, submitted_by=submitted_by))
+    return [batch.outcomes[line] for line in batch.order]
+
+
+def _batch_store(
+    valid: list[tuple[int, Giftlog, str, dict[str, Any]]], *, submitted_by: Any
+) -> dict[int, BulkOutcome]:
+    firsts: dict[str, tuple[int, Giftlog, dict[str, Any]]] = {}
+    for line, log, digest, result in valid:
+        firsts.setdefault(digest, (line, log, result))
+    outcomes: dict[int, BulkOutcome] = {}
+    with transaction.atomic():
+        players = players_resolve({name for _, log, _ in firsts.values() for name in log.players})
+        inserted = _records_insert(firsts, submitted_by=submitted_by)
+        seats = []
+        for digest, record_id in inserted.items():
+            _, log, result = firsts[digest]
+            winners = set(result.get("winners", []))
+            seats.extend(
+                (record_id, players[name], seat, seat in winners)
+                for seat, name in enumerate(log.players)
+            )
+        _seats_insert(seats)
+        lost = _records_by_digest(set(firsts) - set(inserted))  # stored meanwhile by another
+        if inserted:
+            announcement = Announcement.objects.create(
+                topic=Announcement.TOPIC_RECORDS_STORED, record_ids=sorted(inserted.values())
+            )
+            transaction.on_commit(
+                lambda: outbox.announcements_dispatch(ids=[announcement.pk]), robust=True
+            )
+    for line, log, digest, result in valid:
+        first_line = firsts[digest][0]
+        if digest in inserted and line == first_line:
+            outcomes[line] = BulkOutcome(
+                line, "stored", inserted[digest], log.game, list(log.players), result
+            )
+        elif digest in inserted:
+            outcomes[line] = _present(
+                line, log, (inserted[digest], firsts[digest][2], list(log.players))
+            )
+        else:
+            outcomes[line] = _present(line, log, lost[digest])
+    return outcomes
+
+
+def players_resolve(names: set[str]) -> dict[str, int]:
+    """Player ids by name, creating the missing ones: two queries for a whole batch."""
+    found = dict(Player.objects.filter(name__in=names).values_list("name", "id"))
+    missing = sorted(names - set(found))  # sorted: concurrent batches lock in one order
+    if missing:
+        now = timezone.now()
+        Player.objects.bulk_create(
+            [Player(name=name, created_at=now) for name in missing], ignore_conflicts=True
+        )
+        found.update(Player.objects.filter(name__in=missing).values_list("name", "id"))
+    return found
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+_COLUMNS = (
+    "game, kind, digest, options, meta, events, result, num_events, played_at, "
+    "submitted_by_id, created_at"
+)
+_STAGING = "bulk_record_staging"
+
+
+def _record_rows(
+    firsts: dict[str, tuple[int, Giftlog, dict[str, Any]]], *, submitted_by: Any
+) -> list[tuple[Any, ...]]:
+    now = timezone.now()
+    user_id = getattr(submitted_by, "pk", None)
+    rows = []
+    for digest in sorted(firsts):  # one order for every importer: no deadlock between two
+        _, log, result = firsts[digest]
+        rows.append(
+            (
+                log.game,
+                Record.Kind.LOG if log.table is None else Record.Kind.RESULT,
+                digest,
+                _json(log.options),
+                _json(log.meta),
+                _json(log.events),
+                _json(result),
+                len(log.events),
+                log.played_at,
+                user_id,
+                now,
+            )
+        )
+    return rows
+
+
+def _records_insert(
+    firsts: dict[str, tuple[int, Giftlog, dict[str, Any]]], *, submitted_by: Any
+) -> dict[str, int]:
+    """Insert the batch's records, skipping digests already stored; returns {digest: id}.
+
+    On PostgreSQL the rows go through ``COPY`` into a temporary staging table
+    and one ``INSERT ... SELECT ... ON CONFLICT (digest) DO NOTHING``; elsewhere
+    (SQLite in development) through multi-row inserts with the same conflict rule.
+    """
+    rows = _record_rows(firsts, submitted_by=submitted_by)
+    table = Record._meta.db_table
+    inserted: dict[str, int] = {}
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            try:
+                return _records_copy(cursor, rows)
+            except IntegrityError:  # another import stored one of them meanwhile
+                pass
+            cursor.execute(
+                f"CREATE TEMPORARY TABLE IF NOT EXISTS {_STAGING} "
+                "(game text, kind text, digest text, options jsonb, meta jsonb, events jsonb, "
+                "result jsonb, num_events integer, played_at timestamptz, "
+                "submitted_by_id integer, created_at timestamptz) ON COMMIT DELETE ROWS"
+            )
+            staging = f"COPY {_STAGING} ({_COLUMNS}) FROM STDIN"
+            with connection.wrap_database_errors, cursor.cursor.copy(staging) as copy:
+                for row in rows:
+                    copy.write_row(row)
+            cursor.execute(
+                f"INSERT INTO {table} ({_COLUMNS}) SELECT {_COLUMNS} FROM {_STAGING} "
+                "ORDER BY digest ON CONFLICT (digest) DO NOTHING RETURNING id, digest"
+            )
+            inserted.update((digest, pk) for pk, digest in cursor.fetchall())
+            cursor.execute(f"TRUNCATE {_STAGING}")
+            return inserted
+        row_sql = "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        for start in range(0, len(rows), INSERT_ROWS):
+            chunk = rows[start : start + INSERT_ROWS]
+            cursor.execute(
+                f"INSERT INTO {table} ({_COLUMNS}) VALUES {', '.join([row_sql] * len(chunk))} "
+                "ON CONFLICT (digest) DO NOTHING RETURNING id, digest",
+                [value for row in chunk for value in row],
+            )
+            inserted.update((digest, pk) for pk, digest in cursor.fetchall())
+    return inserted
+
+
+def _records_copy(cursor: Any, rows: list[tuple[Any, ...]]) -> dict[str, int]:
+    """The fast path: ids drawn from the sequence, then one ``COPY`` straight into the table.
+
+    Inside a savepoint: if a digest was stored meanwhile (the unique index
+    refuses the COPY), nothing of it stays and the caller takes the path that
+    skips conflicts row by row.
+    """
+    table = Record._meta.db_table
+    cursor.execute(
+        f"SELECT nextval(pg_get_serial_sequence('{table}', 'id')) FROM generate_series(1, %s)",
+        [len(rows)],
+    )
+    ids = [pk for (pk,) in cursor.fetchall()]
+    sql = f"COPY {table} (id, {_COLUMNS}) FROM STDIN"
+    # The raw cursor's COPY bypasses Django's error translation: wrapped, a unique
+    # violation is an IntegrityError and a lost connection an OperationalError.
+    with transaction.atomic(), connection.wrap_database_errors, cursor.cursor.copy(sql) as copy:
+        for pk, row in zip(ids, rows, strict=True):
+            copy.write_row((pk, *row))
+    return {row[2]: pk for pk, row in zip(ids, rows, strict=True)}
+
+
+def _seats_insert(seats: list[tuple[int, int, int, bool]]) -> None:
+    table = Seat._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            sql = f"COPY {table} (record_id, player_id, seat, won) FROM STDIN"
+            with connection.wrap_database_errors, cursor.cursor.copy(sql) as copy:
+                for seat in seats:
+                    copy.write_row(seat)
+            return
+        for start in range(0, len(seats), 1000):
+            chunk = seats[start : start + 1000]
+            cursor.execute(
+                f"INSERT INTO {table} (record_id, player_id, seat, won) VALUES "
+                + ", ".join(["(%s, %s, %s, %s)"] * len(chunk)),
+                [value for seat in chunk for value in seat],
+            )
+
+
+# --- the whole import -----------------------------------------------------------------
+
+
+def records_import(
+    items: Iterable[tuple[int, Any]],
+    *,
+    submitted_by: Any = None,
+    batch_size: int = BATCH_SIZE,
+    raise_on_lost: bool = False,
+) -> Iterator[BulkOutcome]:
+    """Import (line, raw line or document) pairs in batches; yields each line's outcome.
+
+    While batch k is written, batch k+1 is already being checked in the pool.
+    If the database connection is lost, the batches committed before stay and
+    every line not yet written is reported refused with ``not_stored`` (or,
+    with ``raise_on_lost``, the error propagates: an import job's chunk is then
+    retried whole).
+    """
+    iterator = iter(items)
+    pending: _Batch | None = None
+    while True:
+        chunk = list(islice(iterator, batch_size))
+        try:
+            prepared = _batch_prepare(chunk) if chunk else None
+        except (OperationalError, InterfaceError) as exc:
+            if raise_on_lost or _still_connected():
+                raise
+            yield from _connection_lost(exc, [pending], chunk, iterator)
+            return
+        if pending is not None:
+            try:
+                finished = _batch_finish(pending, submitted_by=submitted_by)
+            except (OperationalError, InterfaceError) as exc:
+                if raise_on_lost or _still_connected():
+                    raise
+                yield from _connection_lost(exc, [pending, prepared], [], iterator)
+                return
+            yield from finished
+        if prepared is None:
+            return
+        pending = prepared
+
+
+def _still_connected() -> bool:
+    """An OperationalError with the connection alive (a missing table) is a real error."""
+    try:
+        return connection.connection is not None and connection.is_usable()
+    except Exception:
+        return False
+
+
+def _connection_lost(
+    exc: Exception,
+    batches: list[_Batch | None],
+    chunk: list[tuple[int, Any]],
+    rest: Iterator[tuple[int, Any]],
+) -> Iterator[BulkOutcome]:
+    """Lines already decided keep their outcome; every line not yet written is not stored."""
+    logger.warning("bulk import stopped, the database connection was lost: %s", exc)
+    for batch in batches:
+        if batch is not None:
+            for line in batch.order:
+                yield batch.outcomes.get(line) or not_stored(line)
+    for line, _ in chunk:
+        yield not_stored(line)
+    for line, _ in rest:
+        yield not_stored(line)

@@ -1,0 +1,176 @@
+"""Import jobs: a large NDJSON upload imported in the background, chunk by chunk.
+
+Why chunks in the database: several Celery workers on the ``imports`` queue
+can share one job. A worker claims the next chunk with ``SELECT ... FOR UPDATE
+SKIP LOCKED`` and stores the chunk's records and its "done" mark in one
+transaction: no chunk is imported twice, and a chunk whose worker died (its
+transaction rolled back, its lock released) is taken by the next worker. The
+unique digest keeps a record from being stored twice even across jobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO, Any
+
+import orjson
+from celery import current_app
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from replays.bulk import BATCH_SIZE, records_import
+from replays.errors import BadRequest
+from replays.models import ImportChunk, ImportJob
+
+RUN_TASK = "replays.import_job_run"
+CHUNK_LINES = BATCH_SIZE  # lines per chunk: one transaction each
+MAX_TASKS = 4  # tasks enqueued per job: at most this many workers share it
+
+
+def _raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
+    """(line number, raw line) of NDJSON, or of a JSON array re-encoded one per line."""
+    number = 0
+    for raw in stream:
+        number += 1
+        stripped = raw.strip()
+        if not stripped:
+            continue
+        if number == 1 and stripped[:1] == b"[":
+            rest = stream.read()
+            try:
+                whole = orjson.loads(stripped + rest)
+            except orjson.JSONDecodeError:
+                whole = None
+            if isinstance(whole, list):
+                for index, document in enumerate(whole, start=1):
+                    yield index, orjson.dumps(document)
+                return
+            yield number, stripped
+            for extra, line in enumerate(rest.split(b"\n"), start=2):
+                if line.strip():
+                    yield extra, line.strip()
+            return
+        yield number, stripped
+
+
+def import_job_create(
+    *, stream: IO[bytes], submitted_by: Any = None, chunk_lines: int | None = None
+) -> ImportJob:
+    """Store the upload as chunks and enqueue workers; the job runs after commit."""
+    chunk_lines = chunk_lines or CHUNK_LINES
+    with transaction.atomic():
+        job = ImportJob.objects.create(submitted_by=submitted_by)
+        index = lines = 0
+        numbers: list[int] = []
+        texts: list[bytes] = []
+
+        def flush() -> None:
+            nonlocal index
+            ImportChunk.objects.create(
+                job=job,
+                index=index,
+                line_numbers=list(numbers),
+                text=b"\n".join(texts).decode("utf-8", errors="replace"),
+            )
+            index += 1
+            numbers.clear()
+            texts.clear()
+
+        for number, raw in _raw_lines(stream):
+            numbers.append(number)
+            texts.append(raw)
+            lines += 1
+            if len(numbers) >= chunk_lines:
+                flush()
+        if numbers:
+            flush()
+        if not lines:
+            raise BadRequest("empty_upload", "The upload holds no records.")
+        ImportJob.objects.filter(pk=job.pk).update(lines=lines, chunks=index)
+        job.refresh_from_db()
+        tasks = min(MAX_TASKS, index)
+        transaction.on_commit(
+            lambda: [
+                current_app.signature(RUN_TASK, kwargs={"job_id": job.pk}).delay()
+                for _ in range(tasks)
+            ]
+        )
+    return job
+
+
+def import_chunk_run(*, job_id: int) -> bool:
+    """Claim and import one pending chunk of the job; False when none is left to claim."""
+    with transaction.atomic():
+        chunk = (
+            ImportChunk.objects.select_for_update(skip_locked=True)
+            .filter(job_id=job_id, done=False)
+            .order_by("index")
+            .first()
+        )
+        if chunk is None:
+            return False
+        job = ImportJob.objects.get(pk=job_id)
+        items = zip(chunk.line_numbers, chunk.text.encode().split(b"\n"), strict=True)
+        outcomes = list(
+            records_import(
+                items,
+                submitted_by=job.submitted_by,
+                batch_size=len(chunk.line_numbers),
+                raise_on_lost=True,
+            )
+        )
+        stored = [o for o in outcomes if o.status == "stored"]
+        present = sum(1 for o in outcomes if o.status == "present")
+        refusals = [
+            {"line": o.line, "error": o.error.as_dict()} for o in outcomes if o.error is not None
+        ]
+        ImportChunk.objects.filter(pk=chunk.pk).update(
+            done=True,
+            stored=len(stored),
+            present=present,
+            refusals=refusals,
+            record_ids=[o.record_id for o in stored],
+        )
+        ImportJob.objects.filter(pk=job_id).update(
+            chunks_done=F("chunks_done") + 1,
+            stored=F("stored") + len(stored),
+            present=F("present") + present,
+            refused=F("refused") + len(refusals),
+        )
+        ImportJob.objects.filter(
+            pk=job_id, chunks_done__gte=F("chunks"), finished_at__isnull=True
+        ).update(finished_at=timezone.now())
+    return True
+
+
+def import_job_run(*, job_id: int) -> int:
+    """Import chunks of the job until none is left to claim; returns how many this call did."""
+    done = 0
+    while import_chunk_run(job_id=job_id):
+        done += 1
+    return done
+
+
+def import_job_json(job: ImportJob) -> dict[str, Any]:
+    """Progress of a job as the API shows it: counts, done or not, every refusal by line."""
+    refusals = [
+        refusal
+        for refusals in job.chunk_rows.filter(done=True)
+        .order_by("index")
+        .values_list("refusals", flat=True)
+        for refusal in refusals
+    ]
+    return {
+        "id": job.pk,
+        "lines": job.lines,
+        "stored": job.stored,
+        "present": job.present,
+        "refused": job.refused,
+        "chunks": job.chunks,
+        "chunks_done": job.chunks_done,
+        "done": job.done,
+        "created_at": job.created_at.isoformat(),
+        "finished_at": job.finished_at.isoformat() if job.finished_at else None,
+        "refusals": refusals,
+    }

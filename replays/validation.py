@@ -1,0 +1,94 @@
+"""Every rules check of an upload, with no database: what a bulk import's workers run.
+
+Kept free of models so a pool process can run it without setting Django up
+(replays.bulk_worker): a smaller process, started faster.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import IllegalEvent, InvalidSetup
+from games.play import replay
+from games.registry import get_engine
+from replays.errors import BadRequest, Unprocessable
+from replays.giftlog import Giftlog
+from replays.results import table_result_validate
+
+
+def record_validate(log: Giftlog) -> dict[str, Any]:
+    """Replay the log through its engine; return the computed result.
+
+    Raises :class:`Unprocessable` naming the step of the first illegal event,
+    or saying why a log that is legal so far is not a finished game.
+    """
+    engine = get_engine(log.game)
+    try:
+        state = replay(engine, len(log.players), log.options, log.events)
+    except InvalidSetup as exc:
+        raise BadRequest(
+            "invalid_setup", exc.message, **{**exc.detail, "reason": exc.code}
+        ) from exc
+    except IllegalEvent as exc:
+        raise Unprocessable(
+            "illegal_event",
+            f"Event {exc.step} is illegal: {exc.message}",
+            **{
+                **exc.detail,
+                "step": exc.step,
+                "reason": exc.code,
+                "event": log.events[exc.step] if exc.step is not None else None,
+            },
+        ) from exc
+    if not engine.is_over(state):
+        waiting = list(engine.to_move(state))
+        raise Unprocessable(
+            "game_unfinished",
+            f"The log ends after {len(log.events)} events but the game is not over.",
+            step=len(log.events),
+            to_move=waiting,
+        )
+    result = engine.result(state).to_json()
+    result_check(log.result, result)
+    return result
+
+
+def result_check(given: dict[str, Any] | None, computed: dict[str, Any]) -> None:
+    """An uploaded ``result`` is optional; each key given must equal the computed one.
+
+    ``details`` is compared key by key for the keys given: a game's details may
+    grow (GiftTRAP now says how a game ended), and a log exported before that
+    must still upload.
+    """
+    if given is None:
+        return
+
+    def differs(key: str, value: Any) -> bool:
+        if key == "details" and isinstance(value, dict):
+            details = computed.get("details") or {}
+            return any(details.get(k) != v for k, v in value.items())
+        return computed.get(key) != value
+
+    mismatched = sorted(k for k, v in given.items() if differs(k, v))
+    if mismatched:
+        raise Unprocessable(
+            "result_mismatch",
+            f"The given result differs from the rules' result in: {', '.join(mismatched)}.",
+            given=given,
+            computed=computed,
+        )
+
+
+def log_validate(log: Giftlog) -> dict[str, Any]:
+    """Every rules check of an upload; returns the computed result or raises a ServiceError.
+
+    A full log is replayed through its engine; a result-only record's scores
+    are checked against the game's bounds. Bulk imports run this in worker
+    processes (replays.bulk), one-by-one uploads in the request.
+    """
+    given = log.table.given if log.table is not None else log.result
+    if log.table is not None:  # a result-only record: no events to replay
+        result = table_result_validate(game=log.game, options=log.options, table=log.table)
+        result_check(given, result)
+        return result
+    return record_validate(log)

@@ -1,0 +1,94 @@
+"""Bulk import in batches: the pool path, duplicates, one announcement per batch."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import orjson
+import pytest
+
+from analytics.models import PlayerResult
+from replays import bulk
+from replays.giftlog import canonical_bytes, canonical_json
+from replays.models import Announcement, Record, Seat
+from tests.conftest import make_illegal
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _lines(documents: list) -> list[tuple[int, bytes]]:
+    return [(n, orjson.dumps(d)) for n, d in enumerate(documents, start=1)]
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_batches_give_each_line_its_outcome(make_document, settings, monkeypatch, workers):
+    settings.IMPORT_WORKERS = workers
+    monkeypatch.setattr(bulk, "POOL_MIN", 1)  # the pool even for a few records
+    good = [make_document(game, seed=s) for s, game in enumerate(["gift_swap", "gift_trap"] * 3)]
+    bad, step = make_illegal(make_document("gift_economy", seed=9))
+    documents = [good[0], bad, good[1], good[0], good[2], good[3], good[1], good[4], good[5]]
+    outcomes = list(bulk.records_import(_lines(documents), batch_size=4))
+    statuses = [o.status for o in outcomes]
+    assert statuses == [
+        "stored",
+        "refused",
+        "stored",
+        "present",
+        "stored",
+        "stored",
+        "present",
+        "stored",
+        "stored",
+    ]
+    assert [o.line for o in outcomes] == list(range(1, 10))
+    assert outcomes[1].error.code == "illegal_event"
+    assert outcomes[1].error.detail["step"] == step
+    assert outcomes[3].record_id == outcomes[0].record_id  # same batch duplicate
+    assert outcomes[6].record_id == outcomes[2].record_id  # duplicate of an earlier batch
+    assert outcomes[6].players == good[1]["players"]
+    assert Record.objects.count() == 6
+    assert Seat.objects.count() == sum(len(d["players"]) for d in good)
+    # One announcement per batch that stored something, naming its records.
+    announced = sorted(i for a in Announcement.objects.all() for i in a.record_ids)
+    assert announced == sorted(Record.objects.values_list("id", flat=True))
+    assert Announcement.objects.count() == 3
+    assert all(a.dispatched_at is not None for a in Announcement.objects.all())
+    # Eager Celery in tests: analytics.records_ingest ran for every record.
+    assert PlayerResult.objects.count() == Seat.objects.count()
+
+
+def test_a_stored_record_keeps_its_result_check(make_document):
+    document = make_document(seed=3)
+    list(bulk.records_import(_lines([document])))
+    stored = Record.objects.get()
+    wrong = {
+        **document,
+        "result": {**stored.result, "scores": [s + 1 for s in stored.result["scores"]]},
+    }
+    (outcome,) = bulk.records_import(_lines([wrong]))
+    assert outcome.status == "refused"
+    assert outcome.error.code == "result_mismatch"
+
+
+def test_lines_read_streams_ndjson_and_reads_arrays_whole(make_document):
+    a, b = make_document(seed=1), make_document(seed=2)
+    ndjson = io.BytesIO(b"\n" + orjson.dumps(a) + b"\n\n{oops\n" + orjson.dumps(b) + b"\n")
+    items = list(bulk.lines_read(ndjson))
+    assert [n for n, _ in items] == [2, 4, 5]
+    assert all(isinstance(raw, bytes) for _, raw in items)
+    array = io.BytesIO(json.dumps([a, b], indent=2).encode())
+    assert [n for n, _ in bulk.lines_read(array)] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"b": 1, "a": [True, None, "é", "\u2028", "\x1f", 'a\\b"c']},
+        {"x": 1.0, "y": 1e16, "z": -0.5},
+        {"big": 2**70},
+        {"s": "1e5 and 2.5 in words"},
+    ],
+)
+def test_canonical_bytes_equal_the_standard_library(value):
+    assert canonical_bytes(value) == canonical_json(value).encode()
