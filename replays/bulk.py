@@ -317,7 +317,7 @@ def _json(value: Any) -> str:
 
 
 _COLUMNS = (
-    "game, kind, digest, options, meta, events, result, num_events, played_at, "
+    "game, kind, digest, options, meta, events, result, num_events, played_at, simulated, "
     "submitted_by_id, created_at"
 )
 _STAGING = "bulk_record_staging"
@@ -342,6 +342,7 @@ def _record_rows(
                 _json(result),
                 len(log.events),
                 log.played_at,
+                log.simulated,
                 user_id,
                 now,
             )
@@ -370,7 +371,7 @@ def _records_insert(
             cursor.execute(
                 f"CREATE TEMPORARY TABLE IF NOT EXISTS {_STAGING} "
                 "(game text, kind text, digest text, options jsonb, meta jsonb, events jsonb, "
-                "result jsonb, num_events integer, played_at timestamptz, "
+                "result jsonb, num_events integer, played_at timestamptz, simulated boolean, "
                 "submitted_by_id integer, created_at timestamptz) ON COMMIT DELETE ROWS"
             )
             staging = f"COPY {_STAGING} ({_COLUMNS}) FROM STDIN"
@@ -384,7 +385,7 @@ def _records_insert(
             inserted.update((digest, pk) for pk, digest in cursor.fetchall())
             cursor.execute(f"TRUNCATE {_STAGING}")
             return inserted
-        row_sql = "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        row_sql = "(" + ", ".join(["%s"] * len(rows[0])) + ")" if rows else ""
         for start in range(0, len(rows), INSERT_ROWS):
             chunk = rows[start : start + INSERT_ROWS]
             cursor.execute(

@@ -144,6 +144,7 @@ def test_uploads_succeed_while_redis_is_down_and_analytics_catch_up(
     queue = new_queue()
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setitem(current_app.conf, "task_default_queue", queue)
+    monkeypatch.setitem(current_app.conf, "task_routes", {})
     env = worker_env(broker=redis.url, queue=queue, OUTBOX_SWEEP_SECONDS=str(SWEEP_SECONDS))
     log = tmp_path / "worker.log"
     worker = worker_start(env, "--beat", "--schedule", str(tmp_path / "beat"), log=log)

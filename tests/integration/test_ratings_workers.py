@@ -17,32 +17,19 @@ import uuid
 from pathlib import Path
 
 import pytest
-from celery import current_app
-from django.db import connection
 
 from analytics.models import PlayerRating, RatingApplication, RatingHistory, RatingScope
 from replays.models import Announcement, Record
 from tests.analytics.ratings_helpers import openskill_ratings, table
 from tests.integration.services import require_broker, require_postgres
+from tests.integration.workers import route_here, worker_env
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 def service_env(queue: str) -> dict[str, str]:
-    db = connection.settings_dict
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "SECRET_KEY": "test-only-secret-key",
-        "DATABASE_URL": (
-            f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
-            f"{db['PORT'] or 5432}/{db['NAME']}"
-        ),
-        "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL", ""),
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_TASK_DEFAULT_QUEUE": queue,
-    }
+    return worker_env(broker=os.environ.get("CELERY_BROKER_URL", ""), queue=queue)
 
 
 @pytest.fixture
@@ -51,8 +38,7 @@ def workers(monkeypatch, request):
     require_postgres()
     require_broker()
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
-    monkeypatch.setitem(current_app.conf, "task_default_queue", queue)
+    route_here(monkeypatch, queue)
     started: list[subprocess.Popen] = []
 
     def start(n: int = 1) -> str:

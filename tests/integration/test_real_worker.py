@@ -43,6 +43,8 @@ def worker(monkeypatch):
         "CELERY_BROKER_URL": broker,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "CELERY_ANALYTICS_QUEUE": queue,
+        "CELERY_IMPORTS_QUEUE": queue,
     }
     process = subprocess.Popen(
         [

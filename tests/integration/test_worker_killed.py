@@ -60,6 +60,7 @@ def test_a_worker_killed_mid_ingest_leaves_what_a_fresh_computation_gives(
     queue = new_queue()
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setitem(current_app.conf, "task_default_queue", queue)
+    monkeypatch.setitem(current_app.conf, "task_routes", {})
     games = engine_slugs()
     for number in range(RECORDS):
         record_submit(document=make_document(games[number % len(games)], seed=1000 + number))

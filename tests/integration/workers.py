@@ -72,8 +72,21 @@ def worker_env(*, broker: str, queue: str, **extra: str) -> dict[str, str]:
         "CELERY_BROKER_URL": broker,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
+        # Whatever the worker itself sends (analytics, imports) stays on this queue too.
+        "CELERY_ANALYTICS_QUEUE": queue,
+        "CELERY_IMPORTS_QUEUE": queue,
         **extra,
     }
+
+
+def route_here(monkeypatch: Any, queue: str) -> None:
+    """Send this process's tasks to the test's own queue, past the production routes
+    (``CELERY_TASK_ROUTES`` puts analytics and imports on queues of their own)."""
+    from celery import current_app
+
+    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+    monkeypatch.setitem(current_app.conf, "task_default_queue", queue)
+    monkeypatch.setitem(current_app.conf, "task_routes", {})
 
 
 def worker_start(

@@ -92,3 +92,21 @@ def test_lines_read_streams_ndjson_and_reads_arrays_whole(make_document):
 )
 def test_canonical_bytes_equal_the_standard_library(value):
     assert canonical_bytes(value) == canonical_json(value).encode()
+
+
+def test_a_bulk_record_is_the_record_a_single_upload_stores(api, make_document):
+    """Every column the single-upload path writes, the batch path writes the same."""
+    document = make_document("gift_swap", seed=91)
+    document["meta"] = {"simulated": True, "played_at": "2026-03-01T20:00:00+00:00"}
+    bulk = api.post("/api/records/bulk/", [document], format="json")
+    assert bulk.status_code == 200, bulk.content
+    stored = Record.objects.get()
+    skip = {"id", "created_at"}
+    fields = [f.attname for f in Record._meta.concrete_fields if f.attname not in skip]
+    from_bulk = {name: getattr(stored, name) for name in fields}
+    Record.objects.all().delete()
+    single = api.post("/api/records/", document, format="json")
+    assert single.status_code == 201, single.content
+    again = Record.objects.get()
+    assert {name: getattr(again, name) for name in fields} == from_bulk
+    assert from_bulk["simulated"] is True
