@@ -10,6 +10,8 @@ Some records and a live game exist first, so small ids hit real objects too.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import schemathesis
 from django.core.wsgi import get_wsgi_application
@@ -25,6 +27,13 @@ from games.registry import engine_slugs
 from replays.services import record_submit
 
 MAX_EXAMPLES = 25
+
+
+@schemathesis.serializer("application/x-ndjson")
+def _ndjson(context, value) -> dict:
+    """NDJSON bodies (bulk and import jobs) go as the text they are: one JSON per line."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return {"data": text.encode("utf-8", "surrogatepass")}
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -29,7 +29,7 @@ from games.registry import engine_slugs
 from replays.models import Announcement, Record, Seat
 from tests.analytics.dump import analytics_dump
 from tests.integration.services import missing_service, require_postgres
-from tests.integration.workers import new_queue, worker_env, worker_start, worker_stop
+from tests.integration.workers import new_queue, route_here, worker_env, worker_start, worker_stop
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -144,7 +144,7 @@ def test_uploads_succeed_while_redis_is_down_and_analytics_catch_up(
     queue = new_queue()
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setitem(current_app.conf, "task_default_queue", queue)
-    monkeypatch.setitem(current_app.conf, "task_routes", {})
+    route_here(monkeypatch, queue)
     env = worker_env(broker=redis.url, queue=queue, OUTBOX_SWEEP_SECONDS=str(SWEEP_SECONDS))
     log = tmp_path / "worker.log"
     worker = worker_start(env, "--beat", "--schedule", str(tmp_path / "beat"), log=log)

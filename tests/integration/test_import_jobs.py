@@ -86,6 +86,7 @@ def two_workers(monkeypatch):
     ]
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setitem(current_app.conf, "task_routes", {imports.RUN_TASK: {"queue": queue}})
+    # The router is built once from the routes: build it again from these.
     monkeypatch.setattr(current_app.amqp, "router", current_app.amqp.Router())
     yield processes
     outputs = []

@@ -13,7 +13,6 @@ import random
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,13 @@ from analytics.models import PlayerRating, RatingApplication, RatingHistory, Rat
 from replays.models import Announcement, Record
 from tests.analytics.ratings_helpers import openskill_ratings, table
 from tests.integration.services import require_broker, require_postgres
-from tests.integration.workers import route_here, worker_env
+from tests.integration.workers import (
+    new_queue,
+    route_here,
+    worker_env,
+    worker_start,
+    worker_stop,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -33,53 +38,32 @@ def service_env(queue: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def workers(monkeypatch, request):
+def workers(monkeypatch, tmp_path):
     """``workers(n)``: n separate worker processes (solo pool) on a queue of this test."""
     require_postgres()
-    require_broker()
-    queue = f"test-{uuid.uuid4().hex[:8]}"
+    broker = require_broker()
+    queue = new_queue()
     route_here(monkeypatch, queue)
     started: list[subprocess.Popen] = []
 
     def start(n: int = 1) -> str:
-        for number in range(n):
+        for _ in range(n):
+            number = len(started)
             started.append(
-                subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "celery",
-                        "-A",
-                        "config",
-                        "worker",
-                        "--pool=solo",
-                        "--without-gossip",
-                        "--without-mingle",
-                        "--loglevel=WARNING",
-                        "-n",
-                        f"{queue}-{number}@%h",
-                        "-Q",
-                        queue,
-                    ],
-                    cwd=ROOT,
-                    env=service_env(queue),
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT,
-                    text=True,
+                worker_start(
+                    worker_env(broker=broker, queue=queue),
+                    "-n",
+                    f"{queue}-{number}@%h",
+                    log=tmp_path / f"worker-{number}.log",
                 )
             )
         return queue
 
     yield start
     for process in started:
-        process.terminate()
-    for process in started:
-        try:
-            output, _ = process.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
-        print(output[-3000:])
+        worker_stop(process)
+    for log in sorted(tmp_path.glob("worker-*.log")):
+        print(log.read_text()[-3000:])
 
 
 def wait_for(check, *, seconds: float, what: str):

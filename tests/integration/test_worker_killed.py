@@ -29,6 +29,7 @@ from tests.analytics.dump import analytics_dump
 from tests.integration.services import require_broker, require_postgres
 from tests.integration.workers import (
     new_queue,
+    route_here,
     table_locked,
     waiting_on_a_lock,
     worker_env,
@@ -60,7 +61,7 @@ def test_a_worker_killed_mid_ingest_leaves_what_a_fresh_computation_gives(
     queue = new_queue()
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setitem(current_app.conf, "task_default_queue", queue)
-    monkeypatch.setitem(current_app.conf, "task_routes", {})
+    route_here(monkeypatch, queue)
     games = engine_slugs()
     for number in range(RECORDS):
         record_submit(document=make_document(games[number % len(games)], seed=1000 + number))

@@ -87,6 +87,8 @@ def route_here(monkeypatch: Any, queue: str) -> None:
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setitem(current_app.conf, "task_default_queue", queue)
     monkeypatch.setitem(current_app.conf, "task_routes", {})
+    # The router is built once from the routes: build it again from the empty ones.
+    monkeypatch.setattr(current_app.amqp, "router", current_app.amqp.Router())
 
 
 def worker_start(
