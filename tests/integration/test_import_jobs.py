@@ -85,6 +85,12 @@ def two_workers(monkeypatch):
         for i in range(2)
     ]
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+    # Publish to this run's broker with fresh connections, whatever an earlier test in
+    # this process pointed the app at (the broker-outage test uses a throw-away Redis).
+    for name in ("broker_url", "broker_read_url", "broker_write_url"):
+        monkeypatch.setitem(current_app.conf, name, broker)
+    current_app._pool = None
+    current_app.amqp._producer_pool = None
     monkeypatch.setitem(current_app.conf, "task_routes", {imports.RUN_TASK: {"queue": queue}})
     # The router is built once from the routes: build it again from these.
     monkeypatch.setattr(current_app.amqp, "router", current_app.amqp.Router())
