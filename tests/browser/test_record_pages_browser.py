@@ -32,7 +32,10 @@ def test_upload_page_tells_each_line_in_words(live_server, make_document, tmp_pa
     # A pretty-printed single game pasted in the box works too.
     page.fill("#text", json.dumps(good, indent=2))
     page.click("#send")
-    page.wait_for_function("() => document.getElementById('status').textContent.includes('Pasted')")
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent.includes('Pasted')"
+        " && document.querySelectorAll('#outcomes li').length > 0"
+    )
     pasted = page.locator("#outcomes li").all_text_contents()
     width = page.evaluate("document.documentElement.scrollWidth")
 
