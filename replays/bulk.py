@@ -462,7 +462,7 @@ def records_import(
         try:
             prepared = _batch_prepare(chunk) if chunk else None
         except (OperationalError, InterfaceError) as exc:
-            if raise_on_lost or _still_connected():
+            if raise_on_lost or not _connection_is_lost(exc):
                 raise
             yield from _connection_lost(exc, [pending], chunk, iterator)
             return
@@ -470,7 +470,7 @@ def records_import(
             try:
                 finished = _batch_finish(pending, submitted_by=submitted_by)
             except (OperationalError, InterfaceError) as exc:
-                if raise_on_lost or _still_connected():
+                if raise_on_lost or not _connection_is_lost(exc):
                     raise
                 yield from _connection_lost(exc, [pending, prepared], [], iterator)
                 return
@@ -480,12 +480,26 @@ def records_import(
         pending = prepared
 
 
-def _still_connected() -> bool:
-    """An OperationalError with the connection alive (a missing table) is a real error."""
+# SQLSTATEs that say the connection itself is gone: class 08 (connection exception)
+# and 57P01-57P03 (the server shut the session down, e.g. pg_terminate_backend).
+_LOST_STATES = ("08", "57P01", "57P02", "57P03")
+
+
+def _connection_is_lost(exc: Exception) -> bool:
+    """The connection is gone (not a real error such as a missing table).
+
+    Read from the error itself first: asking the connection afterwards (``is_usable``)
+    can answer yes for a session the server has just terminated.
+    """
+    if isinstance(exc, InterfaceError):
+        return True
+    state = getattr(exc.__cause__, "sqlstate", None) or ""
+    if state.startswith(_LOST_STATES):
+        return True
     try:
-        return connection.connection is not None and connection.is_usable()
+        return connection.connection is None or not connection.is_usable()
     except Exception:
-        return False
+        return True
 
 
 def _connection_lost(

@@ -22,6 +22,7 @@ from replays import imports
 from replays.models import ImportJob, Record, Seat
 from tests.conftest import make_illegal
 from tests.integration.services import require_broker, require_postgres
+from tests.integration.workers import routes_set
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -91,9 +92,7 @@ def two_workers(monkeypatch):
         monkeypatch.setitem(current_app.conf, name, broker)
     current_app._pool = None
     current_app.amqp._producer_pool = None
-    monkeypatch.setitem(current_app.conf, "task_routes", {imports.RUN_TASK: {"queue": queue}})
-    # The router is built once from the routes: build it again from these.
-    monkeypatch.setattr(current_app.amqp, "router", current_app.amqp.Router())
+    routes_set(monkeypatch, {imports.RUN_TASK: {"queue": queue}})
     yield processes
     outputs = []
     for process in processes:

@@ -86,8 +86,16 @@ def route_here(monkeypatch: Any, queue: str) -> None:
 
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setitem(current_app.conf, "task_default_queue", queue)
-    monkeypatch.setitem(current_app.conf, "task_routes", {})
-    # The router is built once from the routes: build it again from the empty ones.
+    routes_set(monkeypatch, {})
+
+
+def routes_set(monkeypatch: Any, routes: dict[str, Any]) -> None:
+    """Route this process's tasks by ``routes`` from now on: Celery prepares the routes
+    once (``amqp._rtable``) and builds the router once, so both are made again."""
+    from celery import current_app
+
+    monkeypatch.setitem(current_app.conf, "task_routes", routes)
+    current_app.amqp.flush_routes()
     monkeypatch.setattr(current_app.amqp, "router", current_app.amqp.Router())
 
 
