@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.db.models import Avg, Count, Q, Sum
+from django.utils import timezone
 
 from analytics.models import GameSummary, PlayerResult
 from analytics.ratings import ratings_apply, ratings_deferred, ratings_rebuild
@@ -77,6 +80,23 @@ def game_summary_refresh(*, game: str) -> GameSummary:
         game=game, defaults={"games": games, "players": players}
     )
     return summary
+
+
+def records_uningested_ingest(*, older_than: timedelta, limit: int = 500) -> int:
+    """Ingest stored records that have no derived rows yet; returns how many.
+
+    The safety net under the outbox: an announcement is marked sent once the broker
+    took it, but a message can still be lost after that (a worker SIGKILLed between
+    taking a message from Redis and registering it as unacknowledged, a flushed
+    broker). Records younger than ``older_than`` are left to their own message.
+    """
+    cutoff = timezone.now() - older_than
+    ids = list(
+        Record.objects.filter(player_results__isnull=True, created_at__lt=cutoff)
+        .order_by("id")
+        .values_list("id", flat=True)[:limit]
+    )
+    return sum(record_ingest(record_id=record_id) for record_id in ids)
 
 
 def analytics_rebuild() -> int:

@@ -1,6 +1,9 @@
 """Celery tasks: thin, named, keyword-only, idempotent."""
 
+from datetime import timedelta
+
 from celery import shared_task
+from django.conf import settings
 from django.db import DatabaseError
 
 from analytics import ratings, services, simulations, snapshots
@@ -18,6 +21,23 @@ from analytics import ratings, services, simulations, snapshots
 )
 def record_ingest(*, record_id: int) -> bool:
     return services.record_ingest(record_id=record_id)
+
+
+@shared_task(
+    name="analytics.ingest_sweep",
+    ignore_result=True,
+    acks_late=True,  # safe: it ingests only records with no derived rows, idempotently
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=3,
+    soft_time_limit=540,
+    time_limit=600,
+)
+def ingest_sweep() -> int:
+    """Beat, every INGEST_SWEEP_SECONDS: records whose ingest message was lost."""
+    return services.records_uningested_ingest(
+        older_than=timedelta(seconds=settings.INGEST_SWEEP_AFTER_SECONDS)
+    )
 
 
 @shared_task(

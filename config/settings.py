@@ -288,10 +288,17 @@ CELERY_TASK_ROUTES = {
 }
 # Processes that check the rules of a bulk import (replays.bulk); 0: in the request.
 IMPORT_WORKERS = int(os.environ.get("IMPORT_WORKERS", str(os.cpu_count() or 1)))
+# A stored record with no derived rows after this long is ingested by the sweep.
+INGEST_SWEEP_AFTER_SECONDS = int(os.environ.get("INGEST_SWEEP_AFTER_SECONDS", "120"))
 CELERY_BEAT_SCHEDULE = {
     "dispatch-pending-announcements": {
         "task": "replays.announcements_dispatch",
         "schedule": timedelta(seconds=int(os.environ.get("OUTBOX_SWEEP_SECONDS", "60"))),
+    },
+    # Records whose ingest message was lost after the outbox sent it (analytics.services).
+    "analytics-ingest-sweep": {
+        "task": "analytics.ingest_sweep",
+        "schedule": timedelta(seconds=int(os.environ.get("INGEST_SWEEP_SECONDS", "60"))),
     },
     # Recompute every rating scope from its records; logs any player whose stored
     # rating differed from the fresh one (there should be none).
