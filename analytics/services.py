@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
 
+from analytics.dashboard import dashboard_warm
 from analytics.models import GameSummary, PlayerResult
 from analytics.ratings import ratings_apply, ratings_deferred, ratings_rebuild
 from analytics.snapshots import statistics_apply, statistics_reset
 from replays.giftlog import options_key
 from replays.models import Record
+
+logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -51,6 +55,21 @@ def record_ingest(*, record_id: int) -> bool:
     ratings_apply(record=record)  # ratings per game, club and season (analytics.ratings)
     statistics_apply(record=record)
     return True
+
+
+def dashboards_warm(*, record_ids: list[int]) -> None:
+    """Render the dashboards of these records' games now, after their ingest committed.
+
+    The first visit after a record lands then reads the page from the cache
+    (analytics.dashboard). Only a speed-up: if it fails (the cache is away), the
+    page computes itself on its next visit, so the ingest is not failed for it.
+    """
+    games = sorted(set(Record.objects.filter(pk__in=record_ids).values_list("game", flat=True)))
+    for game in games:
+        try:
+            dashboard_warm(game=game)
+        except Exception:
+            logger.warning("dashboard of %s not warmed", game, exc_info=True)
 
 
 def game_summary_refresh(*, game: str) -> GameSummary:

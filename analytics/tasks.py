@@ -20,7 +20,10 @@ from analytics import ratings, services, simulations, snapshots
     time_limit=600,
 )
 def record_ingest(*, record_id: int) -> bool:
-    return services.record_ingest(record_id=record_id)
+    ingested = services.record_ingest(record_id=record_id)
+    if ingested:
+        services.dashboards_warm(record_ids=[record_id])
+    return ingested
 
 
 @shared_task(
@@ -95,4 +98,6 @@ def simulation_run(*, job_id: int) -> None:
 )
 def records_ingest(*, record_ids: list[int]) -> int:
     """A bulk import's batch, announced once: each record through ``record_ingest``."""
-    return sum(services.record_ingest(record_id=record_id) for record_id in record_ids)
+    ingested = sum(services.record_ingest(record_id=record_id) for record_id in record_ids)
+    services.dashboards_warm(record_ids=record_ids)
+    return ingested

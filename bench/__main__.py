@@ -24,7 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DATABASE = "giftbox_bench"
+DATABASE = os.environ.get("BENCH_DATABASE", "giftbox_bench")
 
 
 def _dsn(url: str, database: str) -> str:
@@ -100,9 +100,14 @@ def main() -> None:
         if "dashboard" not in skip:
             figures.records_reset()
             count = 10_000 if quick else 100_000
-            figures.dashboard_fill(count)
+            took = figures.dashboard_fill(count)
+            print(
+                f"dashboard fill: {count:,} records in {took['fill_s']:.0f} s, snapshots in "
+                f"{took['recompute_s']:.0f} s",
+                file=sys.stderr,
+            )
             with servers.Gunicorn(env, workers=2) as web:
-                rows += figures.dashboard_rows(workdir, web.port, 5 if quick else 20, count)
+                rows += figures.dashboard_rows(workdir, web.port, 10 if quick else 40, count)
         if "freshness" not in skip:
             rows += figures.freshness_rows(env, 10 if quick else 40)
     finally:

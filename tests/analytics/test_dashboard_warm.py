@@ -1,0 +1,57 @@
+"""The worker renders a game's dashboard after an ingest: the first visitor reads it cached."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from analytics import dashboard
+from replays.services import record_submit
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _refuse_compute(*args, **kwargs):
+    raise AssertionError("the dashboard was computed during the visit")
+
+
+def test_first_visit_after_an_ingest_reads_the_warmed_page(client, make_document, monkeypatch):
+    cache.clear()
+    documents = [make_document(seed=s) for s in (51, 52)]
+    for document in documents:
+        record_submit(document=document)  # eager Celery: ingest, then the warm-up
+    monkeypatch.setattr(dashboard, "_statistics_compute", _refuse_compute)
+    page = client.get("/games/secret_santa/")
+    assert page.status_code == 200
+    assert b"2 games recorded" in page.content
+    for name in documents[1]["players"]:
+        assert f"<td>{name}</td>".encode() in page.content
+
+
+def test_a_new_record_is_never_hidden_by_the_cached_page(client, make_document, monkeypatch):
+    cache.clear()
+    record_submit(document=make_document(seed=53))
+    assert b"1 game recorded" in client.get("/games/secret_santa/").content
+    # Without the warm-up, the visit must notice the new snapshot version itself.
+    monkeypatch.setattr(dashboard, "dashboard_warm", lambda *, game: None)
+    monkeypatch.setattr("analytics.services.dashboard_warm", lambda *, game: None)
+    record_submit(document=make_document(seed=54))
+    assert b"2 games recorded" in client.get("/games/secret_santa/").content
+
+
+def test_one_cache_entry_per_page_however_many_records(make_document):
+    cache.clear()
+    for seed in (55, 56, 57):
+        record_submit(document=make_document(seed=seed))
+    keys = [k for k in cache._cache if "dashboard:" in k]  # locmem in tests
+    assert len(keys) == 1
+
+
+def test_a_failed_warm_up_does_not_fail_the_ingest(make_document, monkeypatch, caplog):
+    def broken(*, game: str) -> None:
+        raise ConnectionError("cache away")
+
+    monkeypatch.setattr("analytics.services.dashboard_warm", broken)
+    record, _ = record_submit(document=make_document(seed=58))
+    assert record.player_results.count() == len(record.result["scores"])
+    assert "dashboard of secret_santa not warmed" in caplog.text
