@@ -20,11 +20,13 @@ logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def record_ingest(*, record_id: int) -> bool:
+def record_ingest(*, record_id: int, summary: bool = True) -> bool:
     """Derive a record's per-seat results and refresh its game's summary.
 
     Returns False if the record is gone (deleted after it was announced).
-    Running it twice for the same record leaves the same rows.
+    Running it twice for the same record leaves the same rows. ``summary=False``
+    leaves the game summary (a GROUP BY over every result of the game) to the
+    caller, which refreshes it once for many records (:func:`records_ingest`).
     """
     record = Record.objects.filter(pk=record_id).prefetch_related("seats").first()
     if record is None:
@@ -51,7 +53,8 @@ def record_ingest(*, record_id: int) -> bool:
         unique_fields=["record", "seat"],
         update_fields=["player", "score", "rank", "won", "variant", "num_players"],
     )
-    game_summary_refresh(game=record.game)
+    if summary:
+        game_summary_refresh(game=record.game)
     ratings_apply(record=record)  # ratings per game, club and season (analytics.ratings)
     statistics_apply(record=record)
     return True
@@ -101,6 +104,21 @@ def game_summary_refresh(*, game: str) -> GameSummary:
     return summary
 
 
+def records_ingest(*, record_ids: list[int]) -> int:
+    """Ingest several records (a bulk import's batch); returns how many were still there.
+
+    Each record as :func:`record_ingest` does, in its own transaction, but each
+    game's summary refreshed once at the end instead of once per record: the
+    summary is a GROUP BY over all of the game's results, so per record it made a
+    large import's ingest quadratic.
+    """
+    ingested = sum(record_ingest(record_id=record_id, summary=False) for record_id in record_ids)
+    games = Record.objects.filter(pk__in=record_ids).values_list("game", flat=True).distinct()
+    for game in sorted(set(games)):
+        game_summary_refresh(game=game)
+    return ingested
+
+
 def records_uningested_ingest(*, older_than: timedelta, limit: int = 500) -> int:
     """Ingest stored records that have no derived rows yet; returns how many.
 
@@ -115,7 +133,7 @@ def records_uningested_ingest(*, older_than: timedelta, limit: int = 500) -> int
         .order_by("id")
         .values_list("id", flat=True)[:limit]
     )
-    return sum(record_ingest(record_id=record_id) for record_id in ids)
+    return records_ingest(record_ids=ids)
 
 
 def analytics_rebuild() -> int:
@@ -131,7 +149,7 @@ def analytics_rebuild() -> int:
     ids = list(Record.objects.order_by("id").values_list("id", flat=True))
     with ratings_deferred():  # one recompute per scope below, not one per late record
         for record_id in ids:
-            record_ingest(record_id=record_id)
+            record_ingest(record_id=record_id, summary=False)
     for game in Record.objects.values_list("game", flat=True).distinct():
         game_summary_refresh(game=game)
     ratings_rebuild()

@@ -98,6 +98,6 @@ def simulation_run(*, job_id: int) -> None:
 )
 def records_ingest(*, record_ids: list[int]) -> int:
     """A bulk import's batch, announced once: each record through ``record_ingest``."""
-    ingested = sum(services.record_ingest(record_id=record_id) for record_id in record_ids)
+    ingested = services.records_ingest(record_ids=record_ids)
     services.dashboards_warm(record_ids=record_ids)
     return ingested

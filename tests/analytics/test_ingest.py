@@ -68,3 +68,26 @@ def test_summary_counts_only_its_game(make_document):
     for seed in (31, 32, 33):
         record_submit(document=make_document(seed=seed))
     assert GameSummary.objects.get(game="secret_santa").games == Record.objects.count() == 3
+
+
+def test_a_bulk_batch_refreshes_each_game_summary_once(make_document, monkeypatch):
+    from replays.bulk import records_import
+
+    refreshed: list[str] = []
+    refresh = services.game_summary_refresh
+
+    def counting(*, game: str):
+        refreshed.append(game)
+        return refresh(game=game)
+
+    monkeypatch.setattr(services, "game_summary_refresh", counting)
+    documents = [make_document(seed=s) for s in (71, 72, 73)]
+    documents.append(make_document("gift_swap", seed=74))
+    outcomes = list(records_import(enumerate(documents, 1)))  # one batch, one announcement
+    assert [o.status for o in outcomes] == ["stored"] * 4
+    assert sorted(refreshed) == ["gift_swap", "secret_santa"]
+    summary = GameSummary.objects.get(game="secret_santa")
+    assert summary.games == 3
+    names = {name for d in documents[:3] for name in d["players"]}
+    assert {p["player"] for p in summary.players} == names
+    assert sum(p["games"] for p in summary.players) == sum(len(d["players"]) for d in documents[:3])
