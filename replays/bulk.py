@@ -1,18 +1,22 @@
-"""Bulk import: many records per transaction, the rules check in a process pool.
+"""Bulk import: many records per transaction, every check in a process pool.
 
 Why a module of its own: storing one record at a time costs about 13 round
 trips and 2 commits per record (docs/performance.md). Here a batch of lines is
 
-1. parsed (orjson) and its envelopes checked, one digest per record;
+1. sent as raw JSON to worker processes (:mod:`replays.bulk_worker`), which parse
+   each line (orjson), check its envelope, compute its digest, run every rules
+   check of :func:`replays.validation.log_validate` (speed never skips
+   validation) and encode the columns it is stored with;
 2. looked up by digest in one query: a stored game is "present" (its given
-   result checked against the stored one, as for a single upload);
-3. checked against the rules in worker processes (every rules check of
-   :func:`replays.services.log_validate` runs: speed never skips validation);
-4. written in one transaction: players resolved once, multi-row inserts with
-   ``ON CONFLICT (digest) DO NOTHING`` (a concurrent import of the same game
-   never stores it twice: the loser reports it "present"), the seats, and one
-   outbox row naming every record of the batch.
+   result checked against the stored one, as for a single upload), whatever
+   its check said, as if it had not been checked;
+3. written in one transaction: players resolved once, the records with one
+   ``COPY`` (or ``INSERT ... ON CONFLICT (digest) DO NOTHING`` when a concurrent
+   import stored one of them: the loser reports it "present"), the seats, and
+   one outbox row naming every record of the batch.
 
+While batch k is written, batch k+1 is being checked. The importing process only
+reads lines, looks digests up and writes, so the pool's processes take the rest.
 Each line keeps its own outcome (stored / present / refused with the step and
 reason); a refused line stores nothing and does not affect the others.
 """
@@ -36,10 +40,11 @@ from django.db import IntegrityError, InterfaceError, OperationalError, connecti
 from django.utils import timezone
 
 from replays import outbox
-from replays.bulk_worker import logs_check, worker_init
+from replays.bulk_worker import LineChecked, lines_check, worker_init
 from replays.errors import BadRequest, ServiceError, Unprocessable
-from replays.giftlog import Giftlog, documents_read, giftlog_parse
+from replays.giftlog import documents_read
 from replays.models import Announcement, Player, Record, Seat
+from replays.validation import result_check
 
 logger = logging.getLogger(__name__)
 
@@ -117,22 +122,6 @@ def lines_read(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
             yield number, raw
 
 
-def _document_load(line: int, item: Any) -> Any:
-    if isinstance(item, json.JSONDecodeError):
-        raise BadRequest("malformed_json", f"Line {line} is not JSON: {item.msg}.")
-    if not isinstance(item, bytes | str):
-        return item
-    try:
-        return orjson.loads(item)
-    except orjson.JSONDecodeError:
-        try:  # the standard library's message, as a one-by-one upload gives it
-            return json.loads(item)
-        except json.JSONDecodeError as exc:
-            raise BadRequest("malformed_json", f"Line {line} is not JSON: {exc.msg}.") from None
-        except UnicodeDecodeError:
-            raise BadRequest("malformed_json", f"Line {line} is not UTF-8 text.") from None
-
-
 # --- the rules check, in worker processes ---------------------------------------------
 
 _POOL: ProcessPoolExecutor | None = None
@@ -142,9 +131,9 @@ _POOL_LOCK = threading.Lock()
 def validation_pool() -> ProcessPoolExecutor | None:
     """The process pool for rules checks (``IMPORT_WORKERS`` processes; 0: none).
 
-    Children come from a ``forkserver``: small fresh processes that set
-    Django up once (``worker_init``) and only ever run
-    :func:`replays.bulk_worker.logs_check` (no database). Forking the request
+    Children come from a ``forkserver``: small fresh processes that import the
+    engines once (``worker_init``, no Django apps) and only ever run
+    :func:`replays.bulk_worker.lines_check` (no database). Forking the request
     process instead was measured slower: every page the child touches of a
     large parent is copied (docs/performance.md, "Import").
     """
@@ -174,59 +163,52 @@ def _error_rebuild(kind: str, data: tuple[str, str, dict[str, Any]]) -> ServiceE
 @dataclass
 class _Batch:
     order: list[int] = field(default_factory=list)  # line numbers in input order
-    outcomes: dict[int, BulkOutcome] = field(default_factory=dict)
-    new: list[tuple[int, Giftlog, str]] = field(default_factory=list)  # line, log, digest
-    raw: dict[int, bytes] = field(default_factory=dict)  # line: its JSON text, for the pool
-    checks: list[Future | list[tuple[str, Any]]] = field(default_factory=list)
-    check_sizes: list[int] = field(default_factory=list)
+    checks: list[Future | list[LineChecked]] = field(default_factory=list)
+
+
+def _payload(item: Any) -> Any:
+    """What a pool worker is sent for one line: raw JSON bytes whenever possible.
+
+    A document already parsed (from a JSON array read whole) is encoded again:
+    orjson's bytes cost less to send than pickling the nested events.
+    """
+    if isinstance(item, bytes | json.JSONDecodeError):
+        return item
+    try:
+        return orjson.dumps(item)
+    except TypeError:  # orjson refuses it (an integer beyond 64 bits): the document itself
+        return item
 
 
 def _batch_prepare(items: list[tuple[int, Any]]) -> _Batch:
-    """Parse, look up by digest, and start the rules checks of the new records."""
-    batch = _Batch()
-    parsed: list[tuple[int, Giftlog, str]] = []
-    for line, item in items:
-        batch.order.append(line)
-        try:
-            log = giftlog_parse(_document_load(line, item))
-            if isinstance(item, bytes):
-                batch.raw[line] = item
-        except ServiceError as exc:
-            batch.outcomes[line] = BulkOutcome(line, "refused", error=exc)
-            continue
-        parsed.append((line, log, log.digest))
-    known = _records_by_digest({digest for _, _, digest in parsed})
-    for line, log, digest in parsed:
-        if digest in known:
-            batch.outcomes[line] = _present(line, log, known[digest])
-        else:
-            batch.new.append((line, log, digest))
-    logs: list[Any] = [log for _, log, _ in batch.new]
-    pool = validation_pool() if len(logs) >= POOL_MIN else None
-    if pool is not None:
-        logs = [batch.raw.get(line, log) for line, log, _ in batch.new]
+    """Start the checks of a batch's lines: in the pool, or here for a small batch."""
+    batch = _Batch(order=[line for line, _ in items])
+    pool = validation_pool() if len(items) >= POOL_MIN else None
     if pool is None:
-        batch.checks.append(logs_check(logs))
-        batch.check_sizes.append(len(logs))
-    else:
-        workers = getattr(settings, "IMPORT_WORKERS", 1)
-        size = max(1, -(-len(logs) // (workers * 2)))
-        for start in range(0, len(logs), size):
-            batch.checks.append(pool.submit(logs_check, logs[start : start + size]))
-            batch.check_sizes.append(len(logs[start : start + size]))
+        batch.checks.append(lines_check(items))
+        return batch
+    payload = [(line, _payload(item)) for line, item in items]
+    workers = getattr(settings, "IMPORT_WORKERS", 1)
+    size = max(1, -(-len(payload) // (workers * 2)))
+    for start in range(0, len(payload), size):
+        batch.checks.append(pool.submit(lines_check, payload[start : start + size]))
     return batch
 
 
-def _present(line: int, log: Giftlog, known: tuple[int, dict, list[str]]) -> BulkOutcome:
-    record_id, result, players = known
-    given = log.table.given if log.table is not None else log.result
-    try:
-        from replays.validation import result_check
+def _refused(checked: LineChecked) -> BulkOutcome:
+    assert checked.error is not None
+    return BulkOutcome(checked.line, "refused", error=_error_rebuild(*checked.error))
 
+
+def _present(
+    line: int, given: dict[str, Any] | None, known: tuple[int, dict, list[str]], game: str
+) -> BulkOutcome:
+    record_id, result, players = known
+    try:
         result_check(given, result)
     except ServiceError as exc:
         return BulkOutcome(line, "refused", error=exc)
-    return BulkOutcome(line, "present", record_id, log.game, players, result)
+    return BulkOutcome(line, "present", record_id, game, players, result)
 
 
 def _records_by_digest(digests: set[str]) -> dict[str, tuple[int, dict, list[str]]]:
@@ -242,38 +224,42 @@ def _records_by_digest(digests: set[str]) -> dict[str, tuple[int, dict, list[str
 
 
 def _batch_finish(batch: _Batch, *, submitted_by: Any) -> list[BulkOutcome]:
-    """Wait for the rules checks, then write every valid new record in one transaction."""
-    checked: list[tuple[str, Any]] = []
+    """Wait for the checks, answer the games already stored, write the new valid ones."""
+    checked: list[LineChecked] = []
     for check in batch.checks:
         checked.extend(check.result() if isinstance(check, Future) else check)
-    valid: list[tuple[int, Giftlog, str, dict[str, Any]]] = []
-    for (line, log, digest), (kind, data) in zip(batch.new, checked, strict=True):
-        if kind == "ok":
-            valid.append((line, log, digest, data))
+    known = _records_by_digest({c.digest for c in checked if c.digest is not None})
+    outcomes: dict[int, BulkOutcome] = {}
+    valid: list[LineChecked] = []
+    for item in checked:
+        if item.digest is not None and item.digest in known:  # stored before: as if unchecked
+            outcomes[item.line] = _present(
+                item.line, item.given, known[item.digest], item.game or ""
+            )
+        elif item.error is not None:
+            outcomes[item.line] = _refused(item)
         else:
-            batch.outcomes[line] = BulkOutcome(line, "refused", error=_error_rebuild(kind, data))
+            valid.append(item)
     if valid:
-        batch.outcomes.update(_batch_store(valid, submitted_by=submitted_by))
-    return [batch.outcomes[line] for line in batch.order]
+        outcomes.update(_batch_store(valid, submitted_by=submitted_by))
+    return [outcomes[line] for line in batch.order]
 
 
-def _batch_store(
-    valid: list[tuple[int, Giftlog, str, dict[str, Any]]], *, submitted_by: Any
-) -> dict[int, BulkOutcome]:
-    firsts: dict[str, tuple[int, Giftlog, dict[str, Any]]] = {}
-    for line, log, digest, result in valid:
-        firsts.setdefault(digest, (line, log, result))
+def _batch_store(valid: list[LineChecked], *, submitted_by: Any) -> dict[int, BulkOutcome]:
+    firsts: dict[str, LineChecked] = {}
+    for item in valid:
+        firsts.setdefault(item.digest or "", item)
     outcomes: dict[int, BulkOutcome] = {}
     with transaction.atomic():
-        players = players_resolve({name for _, log, _ in firsts.values() for name in log.players})
+        players = players_resolve({name for c in firsts.values() for name in c.players or ()})
         inserted = _records_insert(firsts, submitted_by=submitted_by)
         seats = []
         for digest, record_id in inserted.items():
-            _, log, result = firsts[digest]
-            winners = set(result.get("winners", []))
+            first = firsts[digest]
+            winners = set((first.result or {}).get("winners", []))
             seats.extend(
                 (record_id, players[name], seat, seat in winners)
-                for seat, name in enumerate(log.players)
+                for seat, name in enumerate(first.players or ())
             )
         _seats_insert(seats)
         lost = _records_by_digest(set(firsts) - set(inserted))  # stored meanwhile by another
@@ -284,18 +270,18 @@ def _batch_store(
             transaction.on_commit(
                 lambda: outbox.announcements_dispatch(ids=[announcement.pk]), robust=True
             )
-    for line, log, digest, result in valid:
-        first_line = firsts[digest][0]
-        if digest in inserted and line == first_line:
-            outcomes[line] = BulkOutcome(
-                line, "stored", inserted[digest], log.game, list(log.players), result
+    for item in valid:
+        digest, game, players_ = item.digest or "", item.game or "", list(item.players or ())
+        first = firsts[digest]
+        if digest in inserted and item is first:
+            outcomes[item.line] = BulkOutcome(
+                item.line, "stored", inserted[digest], game, players_, item.result
             )
         elif digest in inserted:
-            outcomes[line] = _present(
-                line, log, (inserted[digest], firsts[digest][2], list(log.players))
-            )
+            known = (inserted[digest], first.result or {}, list(first.players or ()))
+            outcomes[item.line] = _present(item.line, item.given, known, game)
         else:
-            outcomes[line] = _present(line, log, lost[digest])
+            outcomes[item.line] = _present(item.line, item.given, lost[digest], game)
     return outcomes
 
 
@@ -323,26 +309,24 @@ _COLUMNS = (
 _STAGING = "bulk_record_staging"
 
 
-def _record_rows(
-    firsts: dict[str, tuple[int, Giftlog, dict[str, Any]]], *, submitted_by: Any
-) -> list[tuple[Any, ...]]:
+def _record_rows(firsts: dict[str, LineChecked], *, submitted_by: Any) -> list[tuple[Any, ...]]:
     now = timezone.now()
     user_id = getattr(submitted_by, "pk", None)
     rows = []
     for digest in sorted(firsts):  # one order for every importer: no deadlock between two
-        _, log, result = firsts[digest]
+        item = firsts[digest]
         rows.append(
             (
-                log.game,
-                Record.Kind.LOG if log.table is None else Record.Kind.RESULT,
+                item.game,
+                item.kind,
                 digest,
-                _json(log.options),
-                _json(log.meta),
-                _json(log.events),
-                _json(result),
-                len(log.events),
-                log.played_at,
-                log.simulated,
+                item.options_json,
+                item.meta_json,
+                item.events_json,
+                _json(item.result),
+                item.num_events,
+                item.played_at,
+                item.simulated,
                 user_id,
                 now,
             )
@@ -350,9 +334,7 @@ def _record_rows(
     return rows
 
 
-def _records_insert(
-    firsts: dict[str, tuple[int, Giftlog, dict[str, Any]]], *, submitted_by: Any
-) -> dict[str, int]:
+def _records_insert(firsts: dict[str, LineChecked], *, submitted_by: Any) -> dict[str, int]:
     """Insert the batch's records, skipping digests already stored; returns {digest: id}.
 
     On PostgreSQL the rows go through ``COPY`` into a temporary staging table
@@ -508,12 +490,20 @@ def _connection_lost(
     chunk: list[tuple[int, Any]],
     rest: Iterator[tuple[int, Any]],
 ) -> Iterator[BulkOutcome]:
-    """Lines already decided keep their outcome; every line not yet written is not stored."""
+    """A line whose envelope was refused keeps that outcome; every other line not yet
+    written is not stored (even one the rules refused: whether it is stored already,
+    "present", could not be looked up)."""
     logger.warning("bulk import stopped, the database connection was lost: %s", exc)
     for batch in batches:
         if batch is not None:
+            refused = {
+                item.line: _refused(item)
+                for check in batch.checks
+                for item in (check.result() if isinstance(check, Future) else check)
+                if item.digest is None
+            }
             for line in batch.order:
-                yield batch.outcomes.get(line) or not_stored(line)
+                yield refused.get(line) or not_stored(line)
     for line, _ in chunk:
         yield not_stored(line)
     for line, _ in rest:

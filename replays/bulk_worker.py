@@ -1,12 +1,50 @@
-"""What a bulk import's worker process runs: the rules check of a few logs.
+"""What a bulk import's worker processes run: everything about a line that needs no database.
 
 A module of its own that imports no models at import time: whatever way a
 pool child is started, unpickling the function must not need Django's apps.
+
+A worker receives raw JSON lines and sends back small, ready-to-store rows: it
+parses the line, checks its envelope, computes its digest, replays it through
+its engine (every rules check) and encodes the columns the record is written
+with. The importing process then only looks the digests up and writes; parsing
+and encoding 8 KB of events per game twice in that one process was a third of its
+time, and it is the one process that cannot be parallel (docs/performance.md, "Import").
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+
+KIND_LOG = "log"  # replays.models.Record.Kind, spelled here: no models in a worker
+KIND_RESULT = "result"
+
+
+@dataclass(slots=True)
+class LineChecked:
+    """One line after its checks: enough to answer "present", refuse it, or store it.
+
+    ``digest`` is set whenever the envelope parsed, also when the rules refuse the
+    game: a game already stored is "present" whatever its check says, exactly as
+    when the digest was looked up before the replay.
+    """
+
+    line: int
+    digest: str | None = None
+    game: str | None = None
+    players: list[str] | None = None
+    given: dict[str, Any] | None = None  # the result the document states, if any
+    result: dict[str, Any] | None = None  # computed by the rules (None when refused)
+    error: tuple[str, tuple[str, str, dict[str, Any]]] | None = None  # (class, data)
+    # The record's columns, encoded once here (JSON text as stored):
+    kind: str = KIND_LOG
+    options_json: str = ""
+    meta_json: str = ""
+    events_json: str = ""
+    num_events: int = 0
+    played_at: datetime | None = None
+    simulated: bool = False
 
 
 def worker_init() -> None:
@@ -14,12 +52,38 @@ def worker_init() -> None:
     import replays.validation  # noqa: F401
 
 
-def logs_check(logs: list[Any]) -> list[tuple[str, Any]]:
-    """Each log's computed result, or its refusal as plain data (exceptions do not pickle).
+def document_load(line: int, item: Any) -> Any:
+    """The document of a line: raw JSON parsed (orjson), a parsed document as it is.
 
-    A log comes as a parsed :class:`~replays.giftlog.Giftlog` or as the raw
-    JSON line it was parsed from: parsing a line again here (orjson, C) costs
-    less than pickling the parsed events across processes.
+    A line that is not JSON is refused with the standard library's message, as a
+    one-by-one upload words it.
+    """
+    import json
+
+    import orjson
+
+    from replays.errors import BadRequest
+
+    if isinstance(item, json.JSONDecodeError):
+        raise BadRequest("malformed_json", f"Line {line} is not JSON: {item.msg}.")
+    if not isinstance(item, bytes | str):
+        return item
+    try:
+        return orjson.loads(item)
+    except orjson.JSONDecodeError:
+        try:  # what orjson refuses and the standard library reads (NaN, huge integers)
+            return json.loads(item)
+        except json.JSONDecodeError as exc:
+            raise BadRequest("malformed_json", f"Line {line} is not JSON: {exc.msg}.") from None
+        except UnicodeDecodeError:
+            raise BadRequest("malformed_json", f"Line {line} is not UTF-8 text.") from None
+
+
+def lines_check(lines: list[tuple[int, Any]]) -> list[LineChecked]:
+    """Each (line number, raw JSON bytes or parsed document) checked, in order.
+
+    Refusals travel as plain data (exception classes with their arguments do not
+    pickle reliably across processes).
     """
     import orjson
 
@@ -27,11 +91,28 @@ def logs_check(logs: list[Any]) -> list[tuple[str, Any]]:
     from replays.giftlog import giftlog_parse
     from replays.validation import log_validate
 
-    checked: list[tuple[str, Any]] = []
-    for item in logs:
+    checked: list[LineChecked] = []
+    for line, item in lines:
+        out = LineChecked(line)
+        checked.append(out)
         try:
-            log = giftlog_parse(orjson.loads(item)) if isinstance(item, bytes) else item
-            checked.append(("ok", log_validate(log)))
+            log = giftlog_parse(document_load(line, item))
+            out.digest = log.digest
         except ServiceError as exc:
-            checked.append((type(exc).__name__, (exc.code, exc.message, exc.detail)))
+            out.error = (type(exc).__name__, (exc.code, exc.message, exc.detail))
+            continue
+        out.game, out.players = log.game, log.players
+        out.given = log.table.given if log.table is not None else log.result
+        try:
+            out.result = log_validate(log)
+        except ServiceError as exc:
+            out.error = (type(exc).__name__, (exc.code, exc.message, exc.detail))
+            continue
+        out.kind = KIND_LOG if log.table is None else KIND_RESULT
+        out.options_json = orjson.dumps(log.options).decode()
+        out.meta_json = orjson.dumps(log.meta).decode()
+        out.events_json = orjson.dumps(log.events).decode()
+        out.num_events = len(log.events)
+        out.played_at = log.played_at
+        out.simulated = log.simulated
     return checked
