@@ -281,7 +281,10 @@ def replay_rows(workdir: Path, port: int, rounds: int) -> list[Row]:
                 ref99,
                 "< 25 ms and <= 2x bare",
                 p99 < 25 and p99 <= 2 * ref99,
-                f"{len(ours)} requests over {len(paths[name])} URLs",
+                f"{len(ours)} requests over {len(paths[name])} URLs; p50 "
+                f"{servers.quantile(ours, 0.5) * 1000:.2f} ms vs bare "
+                f"{servers.quantile(ref, 0.5) * 1000:.2f} ms; slowest "
+                f"{max(ours) * 1000:.1f} vs {max(ref) * 1000:.1f} ms",
             )
         )
     return rows
