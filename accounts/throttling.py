@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,7 +182,7 @@ def _cache_check(scopes: list[Scope], now: float) -> Verdict:
 
 
 def throttle_check(
-    request: HttpRequest, user: Any, *, reads: list[str] = ()
+    request: HttpRequest, user: Any, *, reads: Sequence[str] = ()
 ) -> tuple[Verdict, list[str | None]]:
     """Count the request in its windows (shared cache): may it go on? And read ``reads``.
 
