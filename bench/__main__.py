@@ -3,7 +3,8 @@
     .venv/bin/python -m bench [--quick] [--json out.json]
 
 Runs against PostgreSQL (``DATABASE_URL``'s server): it creates its own
-database ``giftbox_bench``, migrates it, and drops it at the end. With
+database (``giftbox_bench``, or ``BENCH_DATABASE`` so that two people can run it
+on one server at once), migrates it, and drops it at the end. With
 ``CELERY_BROKER_URL`` (Redis) it starts a real worker for the freshness figure.
 Starts gunicorn itself (config/gunicorn.py, 2 workers, DEBUG off) with bare
 reference views (bench/urls.py). Prints the table and, with ``--json``, writes it.
@@ -92,6 +93,7 @@ def main() -> None:
                     workdir, 2000 if quick else 10_000, env, figures_dsn(env), web.port
                 )
             if "http" not in skip:
+                figures.http_records(200 if quick else 1000)  # with --skip import: its own
                 rows += figures.replay_rows(workdir, web.port, 10 if quick else 50)
                 rows += figures.list_detail_rows(workdir, web.port, 2 if quick else 8)
         if "memory" not in skip:

@@ -3,8 +3,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m bench.scaleout
 
-Creates (and drops) the database ``giftbox_scaleout``. Checks that nothing lives
-only in one process: the same game uploaded to both servers at once is one
+Creates (and drops) the database ``giftbox_scaleout`` (or ``SCALEOUT_DATABASE``).
+Checks that nothing lives only in one process: the same game uploaded to both servers at once is one
 record; an import job posted to one server is run by two import workers and
 its progress read from the other; the throttle counts requests to both servers
 together (Redis cache); a record reaches analytics through the analytics worker.
@@ -29,7 +29,7 @@ from bench import servers
 from bench.__main__ import _dsn
 from bench.corpus import records_corpus
 
-DATABASE = "giftbox_scaleout"
+DATABASE = os.environ.get("SCALEOUT_DATABASE", "giftbox_scaleout")  # two runs on one server
 
 
 def main() -> int:

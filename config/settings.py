@@ -154,10 +154,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [],
-    "DEFAULT_THROTTLE_CLASSES": [
-        "accounts.throttling.AnonThrottle",
-        "accounts.throttling.UserThrottle",
-    ],
+    # DRF's anon and user rates, both checked by one throttle (accounts/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": ["accounts.throttling.RateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "300/min"),
         "user": os.environ.get("THROTTLE_USER", "1200/min"),

@@ -6,4 +6,6 @@ class ReplaysConfig(AppConfig):
     verbose_name = "Game records"
 
     def ready(self) -> None:
-        from replays import tasks  # noqa: F401
+        from replays import signals, tasks  # noqa: F401
+
+        signals.connect()

@@ -13,12 +13,18 @@ from rest_framework.fields import DateTimeField
 from games.base import CHANCE, Engine
 from games.play import waiting_for
 from games.registry import get_engine
-from replays import snapshots
+from replays import response_cache, snapshots
 from replays.errors import BadRequest, Conflict, NotFound
 from replays.giftlog import giftlog_document
 from replays.models import Record, Seat
 from replays.tables import table_html
-from replays.timeline import names_fill, scores_shown, setup_sentence, step_moves
+from replays.timeline import (
+    names_fill,
+    record_timeline_json,
+    scores_shown,
+    setup_sentence,
+    step_moves,
+)
 
 
 def record_list(
@@ -224,3 +230,55 @@ def record_step_table(record: Record, *, step: int, seat: int | None) -> str:
     movers = [m for m in at.engine.to_move(at.state) if m != CHANCE and seat in (None, m)]
     moves = step_moves(at.engine, at.state, movers, at.players)
     return table_html(at.engine, at.state, seat=seat, players=at.players, moves=moves)
+
+
+# --- the record endpoints' JSON bodies, cached (replays.response_cache) ----------------------
+
+
+def record_detail_json(record_id: int) -> bytes:
+    """``GET /api/records/{id}/`` as JSON bytes, cached under the record's token."""
+    token_name, variant = response_cache.record_target(record_id, response_cache.detail_variant())
+    return response_cache.cached_body(
+        token_name,
+        variant,
+        lambda: response_cache.json_body(record_document(record_get(record_id=record_id))),
+    )
+
+
+def record_step_json(record_id: int, *, step: int, seat: int | None) -> bytes:
+    """A replay step as JSON bytes for that viewer, cached per seat under the record's token."""
+    token_name, variant = response_cache.record_target(
+        record_id, response_cache.step_variant(step, seat)
+    )
+    return response_cache.cached_body(
+        token_name,
+        variant,
+        lambda: response_cache.json_body(
+            record_step_view(record_get(record_id=record_id), step=step, seat=seat)
+        ),
+    )
+
+
+def record_timeline_checked(record_id: int, *, seat: int | None) -> tuple[Record, list[str]]:
+    """The record and its players for a timeline, refusing a result-only record or a bad seat."""
+    record = record_get(record_id=record_id, log=False)
+    record_require_replayable(record)
+    players = record_player_names(record)
+    if seat is not None and seat >= len(players):
+        raise BadRequest(
+            "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
+        )
+    return record, players
+
+
+def record_timeline_body(record_id: int, *, seat: int | None) -> bytes:
+    """The timeline as JSON bytes for that viewer, cached per seat under the record's token."""
+
+    def build() -> bytes:
+        record, players = record_timeline_checked(record_id, seat=seat)
+        return record_timeline_json(record, players=players, seat=seat)
+
+    token_name, variant = response_cache.record_target(
+        record_id, response_cache.timeline_variant(seat)
+    )
+    return response_cache.cached_body(token_name, variant, build)

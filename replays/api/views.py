@@ -24,8 +24,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.registry import UnknownGame, all_engines, get_engine
-from replays import imports, selectors, services
-from replays.api import schemas
+from replays import imports, response_cache, selectors, services
+from replays.api import fastpath, schemas
 from replays.api.permissions import UploadAllowed, request_user
 from replays.api.renderers import ORJSONRenderer
 from replays.api.serializers import (
@@ -39,7 +39,7 @@ from replays.bulk import lines_read
 from replays.errors import BadRequest, NotFound
 from replays.giftlog import JSON_SCHEMA
 from replays.models import ImportJob
-from replays.timeline import record_timeline, record_timeline_json
+from replays.timeline import record_timeline
 
 BULK_MAX_RECORDS = 1000
 
@@ -103,7 +103,18 @@ class RecordCursorPagination(CursorPagination):
             ) from None
 
 
-class RecordListCreateView(ListAPIView):
+def plain_json(request: Request) -> bool:
+    """The answer is the API's compact JSON: a cached body is these very bytes."""
+    media_type = request.accepted_media_type or ""
+    return request.accepted_renderer.format == "json" and "indent" not in media_type
+
+
+def json_response(body: bytes) -> HttpResponse:
+    return HttpResponse(body, content_type="application/json")
+
+
+class RecordListCreateView(fastpath.FastCachedGet, ListAPIView):
+    fast_target = staticmethod(fastpath.list_target)
     serializer_class = RecordSummarySerializer
     permission_classes = [UploadAllowed]
     pagination_class = RecordCursorPagination
@@ -118,6 +129,16 @@ class RecordListCreateView(ListAPIView):
         The same body as ``RecordSummarySerializer``; building ~430 model objects and
         decoding 50 logs per page was most of this endpoint's time (docs/performance.md).
         """
+        if not plain_json(request):
+            return self._page()
+        body = response_cache.cached_body(
+            response_cache.LIST_TOKEN,
+            response_cache.list_variant(request),
+            lambda: response_cache.json_body(self._page().data),
+        )
+        return json_response(body)
+
+    def _page(self) -> Response:
         rows = selectors.record_summary_rows(self.filter_queryset(self.get_queryset()))
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(selectors.record_summaries(page))
@@ -312,17 +333,23 @@ class RecordExportView(APIView):
         return response
 
 
-class RecordDetailView(APIView):
+class RecordDetailView(fastpath.FastCachedGet, APIView):
+    fast_target = staticmethod(fastpath.detail_target)
+
     @extend_schema(
         summary="A record as giftlog/1 (upload it again: the same document)",
         responses={200: schemas.GiftlogSerializer, 404: ErrorSerializer},
     )
-    def get(self, request: Request, record_id: int) -> Response:
+    def get(self, request: Request, record_id: int) -> HttpResponse:
+        if plain_json(request):
+            return json_response(selectors.record_detail_json(record_id))
         record = selectors.record_get(record_id=record_id)
         return Response(selectors.record_document(record))
 
 
-class RecordStepView(APIView):
+class RecordStepView(fastpath.FastCachedGet, APIView):
+    fast_target = staticmethod(fastpath.step_target)
+
     @extend_schema(
         summary="The state after k events",
         description=(
@@ -332,15 +359,19 @@ class RecordStepView(APIView):
         parameters=[OpenApiParameter("seat", int, description="View as this seat (0-based).")],
         responses={200: schemas.StepSerializer, **ERRORS, 409: ErrorSerializer},
     )
-    def get(self, request: Request, record_id: int, step: int) -> Response:
+    def get(self, request: Request, record_id: int, step: int) -> HttpResponse:
         query = StepQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
+        seat = query.validated_data.get("seat")
+        if plain_json(request):
+            return json_response(selectors.record_step_json(record_id, step=step, seat=seat))
         record = selectors.record_get(record_id=record_id)
-        view = selectors.record_step_view(record, step=step, seat=query.validated_data.get("seat"))
-        return Response(view)
+        return Response(selectors.record_step_view(record, step=step, seat=seat))
 
 
-class RecordTimelineView(APIView):
+class RecordTimelineView(fastpath.FastCachedGet, APIView):
+    fast_target = staticmethod(fastpath.timeline_target)
+
     @extend_schema(
         summary="Every step of a record at once, told in words",
         description=(
@@ -352,20 +383,13 @@ class RecordTimelineView(APIView):
         parameters=[OpenApiParameter("seat", int, description="Tell it as this seat (0-based).")],
         responses={200: schemas.TimelineSerializer, **ERRORS, 409: ErrorSerializer},
     )
-    def get(self, request: Request, record_id: int) -> Response:
+    def get(self, request: Request, record_id: int) -> HttpResponse:
         query = StepQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        record = selectors.record_get(record_id=record_id, log=False)
-        selectors.record_require_replayable(record)
-        players = selectors.record_player_names(record)
         seat = query.validated_data.get("seat")
-        if seat is not None and seat >= len(players):
-            raise BadRequest(
-                "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
-            )
         if request.accepted_renderer.format == "json":  # the cached bytes, as they are
-            body = record_timeline_json(record, players=players, seat=seat)
-            return HttpResponse(body, content_type="application/json")
+            return json_response(selectors.record_timeline_body(record_id, seat=seat))
+        record, players = selectors.record_timeline_checked(record_id, seat=seat)
         return Response(record_timeline(record, players=players, seat=seat))
 
 

@@ -1,0 +1,207 @@
+"""The JSON bodies of the record endpoints, cached under version tokens that writes replace.
+
+Why: a record's detail, replay steps and timeline, and the record list, are
+pure functions of what is stored, and building them (a query, replaying a
+log, encoding JSON) cost many times Django's own request cycle
+(docs/performance.md, issue 12). The bodies are kept as the bytes the API
+answered, under a key naming everything they depend on:
+
+* a record's bodies (detail, step ``k`` as seat ``s`` or everyone, timeline as
+  seat ``s`` or everyone) under that record's *token*, which is replaced when
+  the record, its seats or its players change, or when it is deleted;
+* the list's pages (per query string and host: its links are absolute) under
+  the *list token*, replaced by any change to any record, seat, player or
+  account.
+
+A token is a random string, never a counter: if the cache forgets it, the
+next reader makes a new one, so a body made before a change is never found
+again. A reader takes the token *before* it reads the database and writers
+replace it *after* they commit: a body built from data older than a change is
+stored under a token the change has already dropped. Only the records'
+views of a seat are cached per seat, and the seat is part of the key, so one
+seat's (or everyone's) body is never served for another. Live games are not
+cached here; a record is always a finished game (the upload refuses others).
+
+Each process also keeps the bodies it served last (``LOCAL_BYTES``): a token
+names one immutable body, so a copy in memory is as good as the cache's once
+the token has been read, and saves fetching a large timeline again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+
+from config.cache_redis import shared_redis
+
+TOKEN_TIMEOUT = 24 * 3600
+BODY_TIMEOUT = 3600
+LOCAL_BYTES = 32 * 1024 * 1024
+LIST_TOKEN = "rc:token:list"
+
+
+def record_token_name(record_id: int) -> str:
+    return f"rc:token:record:{record_id}"
+
+
+def record_target(record_id: int, variant: str) -> tuple[str, str]:
+    return record_token_name(record_id), variant
+
+
+def detail_variant() -> str:
+    return "detail"
+
+
+def step_variant(step: int, seat: int | None) -> str:
+    return f"step:{step}:{seat}"
+
+
+def timeline_variant(seat: int | None) -> str:
+    return f"timeline:{seat}"
+
+
+def list_variant(request: Any) -> str:
+    """A list page depends on its query and on the host and scheme its links name."""
+    return f"list:{request.scheme}://{request.get_host()}?{request.META.get('QUERY_STRING', '')}"
+
+
+def body_name(token_name: str, token: str, variant: str) -> str:
+    """The key of one body: its token's name and value, and which body (step, seat...)."""
+    if len(variant) > 80:  # a list query string: any length, any characters
+        variant = hashlib.sha256(variant.encode()).hexdigest()
+    return f"rc:body:{token_name}:{token}:{variant}"
+
+
+class _LocalBodies:
+    """The bodies this process served last, up to ``limit`` bytes (least recently used out)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self.items: OrderedDict[str, bytes] = OrderedDict()
+
+    def get(self, key: str) -> bytes | None:
+        body = self.items.get(key)
+        if body is not None:
+            self.items.move_to_end(key)
+        return body
+
+    def put(self, key: str, body: bytes) -> None:
+        if len(body) > self.limit // 4 or key in self.items:
+            return
+        self.items[key] = body
+        self.size += len(body)
+        while self.size > self.limit:
+            _, old = self.items.popitem(last=False)
+            self.size -= len(old)
+
+    def clear(self) -> None:
+        self.items.clear()
+        self.size = 0
+
+
+local_bodies = _LocalBodies(LOCAL_BYTES)
+
+
+# --- reads -------------------------------------------------------------------------------
+
+
+def tokens_read(names: list[str]) -> list[str | None]:
+    """The current tokens of ``names`` (None: none yet)."""
+    client = shared_redis()
+    if client is None:
+        found = cache.get_many(names)
+        return [found.get(name) for name in names]
+    values = client.mget([cache.make_key(name) for name in names])
+    return [value.decode() if value is not None else None for value in values]
+
+
+def token_taken(name: str) -> str:
+    """The token of ``name``, made now if there is none. Read it before the database."""
+    (token,) = tokens_read([name])
+    if token is not None:
+        return token
+    fresh = uuid.uuid4().hex
+    client = shared_redis()
+    if client is None:
+        if cache.add(name, fresh, TOKEN_TIMEOUT):
+            return fresh
+        return cache.get(name) or fresh
+    key = cache.make_key(name)
+    if client.set(key, fresh, ex=TOKEN_TIMEOUT, nx=True):
+        return fresh
+    won = client.get(key)
+    return won.decode() if won is not None else fresh
+
+
+def body_read(key: str) -> bytes | None:
+    """A cached body: this process's copy, else the shared cache's (then kept here)."""
+    body = local_bodies.get(key)
+    if body is not None:
+        return body
+    client = shared_redis()
+    body = cache.get(key) if client is None else client.get(cache.make_key(key))
+    if body is not None:
+        local_bodies.put(key, body)
+    return body
+
+
+def body_store(key: str, body: bytes) -> None:
+    client = shared_redis()
+    if client is None:
+        cache.set(key, body, BODY_TIMEOUT)
+    else:
+        client.set(cache.make_key(key), body, ex=BODY_TIMEOUT)
+    local_bodies.put(key, body)
+
+
+def cached_body(token_name: str, variant: str, build: Callable[[], bytes]) -> bytes:
+    """The body ``build`` makes, from the cache while ``token_name``'s token stands.
+
+    The token is taken before ``build`` reads anything; an error in ``build``
+    (a 404, a 400) propagates and nothing is stored.
+    """
+    key = body_name(token_name, token_taken(token_name), variant)
+    body = body_read(key)
+    if body is None:
+        body = build()
+        body_store(key, body)
+    return body
+
+
+# --- writes ------------------------------------------------------------------------------
+
+
+def tokens_drop(record_ids: Iterable[int] = ()) -> None:
+    """Forget the list token and these records' tokens, now and again after commit.
+
+    Now: a reader that takes a fresh token meanwhile and reads the data before the
+    commit stores its body under a token the second drop forgets. Called by every
+    write that changes what a record endpoint answers (``replays.signals``):
+    uploads, bulk imports, result corrections, player merges and renames,
+    deletions, account changes.
+    """
+    names = [LIST_TOKEN, *(record_token_name(pk) for pk in set(record_ids))]
+    _delete(names)
+    transaction.on_commit(lambda: _delete(names), robust=True)
+
+
+def _delete(names: list[str]) -> None:
+    client = shared_redis()
+    if client is None:
+        cache.delete_many(names)
+    else:
+        client.delete(*(cache.make_key(name) for name in names))
+
+
+def json_body(data: Any) -> bytes:
+    """The API's JSON bytes for ``data`` (the ORJSON renderer, as a response would be)."""
+    from replays.api.renderers import ORJSONRenderer
+
+    return ORJSONRenderer().render(data)

@@ -1,0 +1,62 @@
+"""Every write that changes a record endpoint's answer drops the cached bodies it changes.
+
+Signals rather than calls in each service: records also change from the admin
+(deletion, a player renamed) and through cascades, which no service sees.
+Writes that bypass signals (bulk inserts, ``QuerySet.update`` in the player
+merge) all write an outbox ``Announcement`` naming the records, in the same
+transaction: its signal covers them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models.signals import post_delete, post_save
+
+from replays.models import Announcement, Player, Record, Seat
+from replays.response_cache import tokens_drop
+
+
+def _record_changed(sender: Any, instance: Record, **kwargs: Any) -> None:
+    tokens_drop([instance.pk])
+
+
+def _seat_changed(sender: Any, instance: Seat, **kwargs: Any) -> None:
+    tokens_drop([instance.record_id])
+
+
+def _player_changed(sender: Any, instance: Player, created: bool = False, **kwargs: Any) -> None:
+    """A renamed player renames every record they sat in (a new one sat in none)."""
+    if created:
+        tokens_drop()
+        return
+    tokens_drop(Seat.objects.filter(player_id=instance.pk).values_list("record_id", flat=True))
+
+
+def _announced(sender: Any, instance: Announcement, created: bool = False, **kwargs: Any) -> None:
+    if created:
+        ids = [instance.record_id] if instance.record_id else []
+        tokens_drop([*ids, *(instance.record_ids or [])])
+
+
+def _account_changed(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    """The list names each record's submitter; a login (``last_login`` only) changes nothing."""
+    if update_fields is not None and set(update_fields) <= {"last_login"}:
+        return
+    tokens_drop()
+
+
+def connect() -> None:
+    """Called once from ``ReplaysConfig.ready``."""
+    for model, receiver in (
+        (Record, _record_changed),
+        (Seat, _seat_changed),
+        (Player, _player_changed),
+        (Announcement, _announced),
+    ):
+        post_save.connect(receiver, sender=model, dispatch_uid=f"response-cache-{model.__name__}")
+        post_delete.connect(receiver, sender=model, dispatch_uid=f"response-cache-{model.__name__}")
+    user = get_user_model()
+    post_save.connect(_account_changed, sender=user, dispatch_uid="response-cache-user")
+    post_delete.connect(_account_changed, sender=user, dispatch_uid="response-cache-user")
