@@ -33,7 +33,9 @@ minute on 2 cores.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import io
 import os
 import sys
 import sysconfig
@@ -110,13 +112,20 @@ def build(root: Path = ROOT) -> None:
     try:
         os.chdir(root)
         with tempfile.TemporaryDirectory(prefix="giftbox-mypyc-") as work:
-            modules = mypycify(
-                [*COMPILED, HASH_MODULE],
-                opt_level="3",
-                debug_level="0",
-                group_name=GROUP,
-                target_dir=str(Path(work) / "c"),
-            )
+            # mypyc prints a warning per generator it builds as a list: shown on failure only.
+            said = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(said):
+                    modules = mypycify(
+                        [*COMPILED, HASH_MODULE],
+                        opt_level="3",
+                        debug_level="0",
+                        group_name=GROUP,
+                        target_dir=str(Path(work) / "c"),
+                    )
+            except BaseException:
+                print(said.getvalue(), end="")
+                raise
             dist = Distribution({"name": "giftbox-games", "ext_modules": modules})
             command = dist.get_command_obj("build_ext")
             command.inplace = True

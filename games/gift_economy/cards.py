@@ -71,13 +71,17 @@ def sort_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=ORDER.__getitem__)
 
 
+#: card -> (``RES``, ``PTS``): one look-up per card where both are needed.
+RES_PTS: Final[dict[str, tuple[int, int]]] = {card: (RES[card], PTS[card]) for card in CARDS}
+
+
 def totals(hand: Iterable[str]) -> list[int]:
-    """Points held per resource."""
+    """Points held per resource (the goal check runs it on every hand at every turn)."""
     out = [0, 0, 0, 0]
     for card in hand:
-        r = RES[card]
+        r, points = RES_PTS[card]
         if r >= 0:
-            out[r] += PTS[card]
+            out[r] += points
     return out
 
 

@@ -108,6 +108,8 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
     "random_discard": frozenset({"card"}),
 }
 NO_FIELDS: Final[frozenset[str]] = frozenset()
+#: ``totals`` of a hand at the goal: 12 points of each resource.
+GOAL_TOTALS: Final[list[int]] = [GOAL] * 4
 #: Every field an event of each type may have.
 ALLOWED_FIELDS: Final[dict[str, frozenset[str]]] = {
     kind: frozenset({"by", "do"}) | FIELDS.get(kind, NO_FIELDS) for kind in PHASE_OF
@@ -646,7 +648,7 @@ class GiftEconomyEngine(BaseEngine):
 
     def _check_goal(self, st: State) -> bool:
         for hand in st.hands:
-            if len(hand) >= 8 and totals(hand) == [GOAL] * 4:
+            if len(hand) >= 8 and totals(hand) == GOAL_TOTALS:
                 self._finish(st, "goal")
                 return True
         return False
