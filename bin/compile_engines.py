@@ -40,6 +40,7 @@ import os
 import sys
 import sysconfig
 import tempfile
+import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +73,9 @@ STAMP = ROOT / ".venv" / ".giftbox-engines"
 def source_hash(root: Path = ROOT) -> str:
     """The hash baked into a build: ``games.sources_hash`` over ``COMPILED``."""
     sys.path.insert(0, str(root))
-    from games import sources_hash
+    with warnings.catch_warnings():  # a stale build is expected here: it is being replaced
+        warnings.simplefilter("ignore", RuntimeWarning)
+        from games import sources_hash
 
     return sources_hash(root, COMPILED)
 

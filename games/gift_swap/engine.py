@@ -318,9 +318,12 @@ class GiftSwapEngine(BaseEngine):
     # -- whose move -----------------------------------------------------------
     def may_act(self, state: State, actor: Actor) -> bool:
         phase = state.phase
+        # A seat is an int, never equal to "chance": the (slow) comparison of an int
+        # with a str is made only for something else.
+        by_chance = not isinstance(actor, int) and actor == CHANCE
         if phase == "deal":
-            return actor == CHANCE
-        if actor == CHANCE or phase == "over":
+            return by_chance
+        if by_chance or phase == "over" or not isinstance(actor, int):
             return False
         if phase == "arrange":
             return not state.arranged[actor]
