@@ -1,4 +1,19 @@
 # giftbox web / worker image: slim Python, non-root, gunicorn, collected static files.
+
+# The rules engines compiled with mypyc (bin/compile_engines.py, docs/performance.md
+# "Checked replay"), in a stage of their own: the C compiler and mypy stay out of the
+# image, which gets only the extension modules built from the same games/ sources.
+FROM python:3.11-slim AS engines
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY requirements-test.lock ./
+RUN pip install --no-cache-dir $(grep -E '^(mypy|mypy_extensions|librt|pathspec|typing_extensions)==' requirements-test.lock)
+COPY bin/compile_engines.py ./bin/
+COPY games ./games
+RUN python bin/compile_engines.py
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -16,6 +31,7 @@ RUN pip install -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY config ./config
 COPY games ./games
+COPY --from=engines /app/games ./games
 COPY replays ./replays
 COPY accounts ./accounts
 COPY clubs ./clubs

@@ -45,9 +45,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, TypedDict, runtime_checkable
+from typing import Any, ClassVar, Final, Literal, Protocol, TypedDict
 
-CHANCE: Literal["chance"] = "chance"
+CHANCE: Final[Literal["chance"]] = "chance"
 
 Actor = int | Literal["chance"]
 Event = dict[str, Any]
@@ -86,10 +86,10 @@ class IllegalEvent(GameError):
 
 
 # Reason codes shared by every engine; engines add their own.
-UNKNOWN_EVENT = "unknown_event"
-MALFORMED_EVENT = "malformed_event"
-GAME_OVER = "game_over"
-NOT_YOUR_TURN = "not_your_turn"
+UNKNOWN_EVENT: Final = "unknown_event"
+MALFORMED_EVENT: Final = "malformed_event"
+GAME_OVER: Final = "game_over"
+NOT_YOUR_TURN: Final = "not_your_turn"
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,6 @@ class Result:
         return cls(list(scores), ranks, winners, dict(details or {}))
 
 
-@runtime_checkable
 class Engine(Protocol):
     """What every game module provides (see the module docstring)."""
 
@@ -193,7 +192,7 @@ class CardInfo(TypedDict, total=False):
     kind: str
 
 
-SEAT_PLACEHOLDER = re.compile(r"\{p(\d+)\}")
+SEAT_PLACEHOLDER: Final = re.compile(r"\{p(\d+)\}")
 
 
 def card_ids_in(value: Any, catalog: Mapping[str, Any]) -> set[str]:
@@ -262,6 +261,13 @@ class BaseEngine:
     # The game's typed options (house rules and set-up choices), see Option.
     options: ClassVar[tuple[Option, ...]] = ()
 
+    def __init__(self) -> None:
+        # The class's event types, read for every event: as instance attributes they
+        # are one native load once compiled (see bin/compile_engines.py), where a class
+        # attribute read through ``self`` is a dictionary look-up.
+        self._kinds: frozenset[str] = self.event_types
+        self._chance_kinds: frozenset[str] = self.chance_event_types
+
     # -- checked entry point -------------------------------------------------
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
         actor = self.check_envelope(state, event)
@@ -291,31 +297,38 @@ class BaseEngine:
         """
         if type(event) is not dict and not isinstance(event, Mapping):
             raise IllegalEvent(MALFORMED_EVENT, "An event must be a JSON object.")
-        kind = event.get("do")
-        if not isinstance(kind, str) or kind not in self.event_types:
+        # Typed as a dict so that compiled code reads it with the dict's own look-ups.
+        fields: dict[str, Any] = event if isinstance(event, dict) else dict(event)
+        kind = fields.get("do")
+        if not isinstance(kind, str) or kind not in self._kinds:
             known = ", ".join(sorted(self.event_types))
             raise IllegalEvent(
                 UNKNOWN_EVENT, f"Unknown event type {kind!r}; this game knows: {known}."
             )
-        actor = event.get("by")
-        if actor != CHANCE:
+        actor = fields.get("by")
+        # A plain int in range is the common case, tested first: comparing an int with
+        # "chance" is a slow comparison of unlike types. The isinstance checks run only
+        # for anything else.
+        if type(actor) is int and 0 <= actor < self.num_players(state):
+            by_chance = False
+        elif actor == CHANCE:
+            by_chance = True
+        else:
             n = self.num_players(state)
-            # A plain int in range is the common case; the isinstance checks run otherwise.
-            if (type(actor) is not int or not 0 <= actor < n) and (
-                not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < n
-            ):
+            if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < n:
                 raise IllegalEvent(
                     MALFORMED_EVENT, f'"by" must be a seat number 0-{n - 1} or "chance".'
                 )
-        chance_kind = kind in self.chance_event_types
+            by_chance = False
+        chance_kind = kind in self._chance_kinds
         # The common case first: an actor that may move now (so the game is not over,
         # see may_act) making an event of its kind. Otherwise the refusal, in the order
         # the checks are documented in: game over, then who makes this kind, then turn.
-        if chance_kind == (actor == CHANCE) and self.may_act(state, actor):
+        if chance_kind == by_chance and self.may_act(state, actor):
             return actor
         if self.is_over(state):
             raise IllegalEvent(GAME_OVER, "The game is already over.")
-        if chance_kind != (actor == CHANCE):
+        if chance_kind != by_chance:
             who = "chance" if chance_kind else "a seat"
             raise IllegalEvent(NOT_YOUR_TURN, f"A {kind!r} event is made by {who}.")
         self.refuse_mover(state, event, actor)
@@ -583,7 +596,10 @@ def options_resolve(engine: Any, options: Mapping[str, Any] | None) -> dict[str,
     if not isinstance(options, Mapping):
         raise InvalidSetup("bad_options", "Options must be a JSON object.")
     known = {option.name: option for option in declared}
-    unknown = sorted(str(name) for name in options if name not in known)
+    # Names are typed ``object``: a JSON object's are strings, but a caller's mapping may
+    # hold any key, and compiled code checks a ``str`` variable's type.
+    names: Iterable[object] = options
+    unknown = sorted(str(name) for name in names if name not in known)
     if unknown:
         raise InvalidSetup(
             "unknown_option",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from games.base import (
     CHANCE,
@@ -32,17 +32,19 @@ from games.base import (
 
 # -- cards ---------------------------------------------------------------------
 
-GENERIC = "generic"
-MATAMUG = "matamug"
-TEA = "tea_bag"
-TEAPOT = "teapot"
-CUP = "cup"
-CHOC = "choc_cawa"
+GENERIC: Final = "generic"
+MATAMUG: Final = "matamug"
+TEA: Final = "tea_bag"
+TEAPOT: Final = "teapot"
+CUP: Final = "cup"
+CHOC: Final = "choc_cawa"
 
-RED, GREEN, BLUE = 0, 1, 2
-COLOUR_NAMES = ("red", "green", "blue")
+RED: Final = 0
+GREEN: Final = 1
+BLUE: Final = 2
+COLOUR_NAMES: Final = ("red", "green", "blue")
 
-CARDS: tuple[str, ...] = (
+CARDS: Final[tuple[str, ...]] = (
     *(f"ss-gift-{i}" for i in range(1, 8)),
     "ss-matamug",
     *(f"ss-tea-{i}" for i in range(1, 8)),
@@ -50,7 +52,7 @@ CARDS: tuple[str, ...] = (
     *(f"ss-cup-{i}" for i in range(1, 8)),
     "ss-choc",
 )
-KIND: dict[str, str] = {
+KIND: Final[dict[str, str]] = {
     **{f"ss-gift-{i}": GENERIC for i in range(1, 8)},
     "ss-matamug": MATAMUG,
     **{f"ss-tea-{i}": TEA for i in range(1, 8)},
@@ -58,50 +60,54 @@ KIND: dict[str, str] = {
     **{f"ss-cup-{i}": CUP for i in range(1, 8)},
     "ss-choc": CHOC,
 }
-COLOUR: dict[str, int] = {
+COLOUR: Final[dict[str, int]] = {
     card: {GENERIC: RED, MATAMUG: RED, TEA: GREEN, TEAPOT: GREEN, CUP: BLUE, CHOC: BLUE}[kind]
     for card, kind in KIND.items()
 }
-CARD_SET = frozenset(CARDS)
+CARD_SET: Final = frozenset(CARDS)
+KIND_NAMES: Final = (GENERIC, MATAMUG, TEA, TEAPOT, CUP, CHOC)
 
 #: Points for all the Cups a player owns, by how many (I5: the rulebook omits the table).
-CUPS_TABLE: tuple[int, ...] = (0, 1, 3, 6, 9, 12, 15, 18)
+CUPS_TABLE: Final[tuple[int, ...]] = (0, 1, 3, 6, 9, 12, 15, 18)
 
-HAND_SIZE = {2: 7, 3: 6, 4: 5}
-TARGET = 25
-GUEST = "guest"
+HAND_SIZE: Final = {2: 7, 3: 6, 4: 5}
+TARGET: Final = 25
+GUEST: Final = "guest"
 
 # -- reason codes ----------------------------------------------------------------
 
-BAD_DECK = "bad_deck"
-WRONG_PHASE = "wrong_phase"
-EMPTY_HAND = "empty_hand"
-NO_GUEST_CARD = "no_guest_face_down"
-NO_SUCH_POSITION = "no_such_position"
-OWN_CARD_NOT_ALLOWED = "own_card_not_allowed"
-MUST_TAKE_OWN = "must_take_own"
-CARD_NOT_IN_HAND = "card_not_in_hand"
+BAD_DECK: Final = "bad_deck"
+WRONG_PHASE: Final = "wrong_phase"
+EMPTY_HAND: Final = "empty_hand"
+NO_GUEST_CARD: Final = "no_guest_face_down"
+NO_SUCH_POSITION: Final = "no_such_position"
+OWN_CARD_NOT_ALLOWED: Final = "own_card_not_allowed"
+MUST_TAKE_OWN: Final = "must_take_own"
+CARD_NOT_IN_HAND: Final = "card_not_in_hand"
 
-DEAL_PHASE, TAKE_PHASE, GIVE_PHASE, OVER_PHASE = "deal", "take", "give", "over"
+DEAL_PHASE: Final = "deal"
+TAKE_PHASE: Final = "take"
+GIVE_PHASE: Final = "give"
+OVER_PHASE: Final = "over"
 
 # The fields of each event, exactly.
-DEAL_KEYS = frozenset({"by", "do", "deck"})
-TAKE_KEYS = frozenset({"by", "do", "from", "index"})
-GIVE_KEYS = frozenset({"by", "do", "card"})
+DEAL_KEYS: Final = frozenset({"by", "do", "deck"})
+TAKE_KEYS: Final = frozenset({"by", "do", "from", "index"})
+GIVE_KEYS: Final = frozenset({"by", "do", "card"})
 
 # -- options (house rules) -----------------------------------------------------------
 
 #: ``deal_fallback`` values: where a card goes that no player with room can take
 #: without it being their third of its colour (I3).
-TO_GUEST = "guest"
-FIRST_WITH_ROOM = "first_with_room"
+TO_GUEST: Final = "guest"
+FIRST_WITH_ROOM: Final = "first_with_room"
 
-THIRD_CARD_RULE = (
+THIRD_CARD_RULE: Final = (
     "If a player is dealt the third card of the same color, "
     "deal this card to the next player instead."
 )
 
-OPTIONS: tuple[Option, ...] = (
+OPTIONS: Final[tuple[Option, ...]] = (
     Option(
         name="deal_fallback",
         kind="choice",
@@ -134,7 +140,11 @@ def score_breakdown(cards: Sequence[str]) -> dict[str, int]:
     The Matamug cancels its owner's Cups and enables Choc & Cawa; the Tea pot
     doubles its owner's tea bags (1 pt each becomes 2).
     """
-    kinds = Counter(KIND[c] for c in cards)
+    # A plain dict, not a Counter: Counter's counting is interpreted Python even when
+    # this module is compiled, and this runs for every pile at every round's end.
+    kinds = dict.fromkeys(KIND_NAMES, 0)
+    for c in cards:
+        kinds[KIND[c]] += 1
     mug = kinds[MATAMUG] > 0
     pot = kinds[TEAPOT] > 0
     parts = {
@@ -229,29 +239,55 @@ class SecretSantaState:
         "totals",
     )
 
-    def __init__(self, n: int, options: Mapping[str, Any] | None = None) -> None:
-        self.n = n
-        # The resolved options (every name in OPTIONS, see setup); never mutated.
-        self.options: Mapping[str, Any] = (
+    active: int
+    box: tuple[str, ...]  # cards not on the table (before the first deal)
+    first: int
+    giver: int | None
+    guest_down: tuple[str, ...]
+    guest_up: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    # Cards each seat has looked at this round (its deal and what it took).
+    known: tuple[frozenset[str], ...]
+    last_breakdown: tuple[dict[str, int], ...] | None
+    n: int
+    # The resolved options (every name in OPTIONS, see setup); never mutated.
+    options: Mapping[str, Any]
+    phase: str
+    piles: tuple[tuple[str, ...], ...]
+    round: int
+    round_scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+
+    @classmethod
+    def start(cls, n: int, options: Mapping[str, Any] | None = None) -> SecretSantaState:
+        """The state before the first deal.
+
+        A class method, not ``__init__``: ``copy`` and unpickling create the object
+        with no arguments, which a class compiled by mypyc allows only without a
+        required ``__init__`` argument.
+        """
+        new = cls()
+        new.n = n
+        new.options = (
             {option.name: option.default for option in OPTIONS}
             if options is None
             else dict(options)
         )
-        self.phase = DEAL_PHASE
-        self.round = 1
-        self.first = 0  # I1: seat 0 is the first player of round 1
-        self.active = 0
-        self.giver: int | None = None
-        self.box: tuple[str, ...] = CARDS  # cards not on the table (before the first deal)
-        self.hands: tuple[tuple[str, ...], ...] = ((),) * n
-        self.piles: tuple[tuple[str, ...], ...] = ((),) * n
-        self.guest_up: tuple[str, ...] = ()
-        self.guest_down: tuple[str, ...] = ()
-        # Cards each seat has looked at this round (its deal and what it took).
-        self.known: tuple[frozenset[str], ...] = (frozenset(),) * n
-        self.totals: tuple[int, ...] = (0,) * n
-        self.round_scores: tuple[tuple[int, ...], ...] = ()
-        self.last_breakdown: tuple[dict[str, int], ...] | None = None
+        new.phase = DEAL_PHASE
+        new.round = 1
+        new.first = 0  # I1: seat 0 is the first player of round 1
+        new.active = 0
+        new.giver = None
+        new.box = CARDS
+        new.hands = ((),) * n
+        new.piles = ((),) * n
+        new.guest_up = ()
+        new.guest_down = ()
+        new.known = (frozenset(),) * n
+        new.totals = (0,) * n
+        new.round_scores = ()
+        new.last_breakdown = None
+        return new
 
     def copy(self) -> SecretSantaState:
         """A shallow copy: every field is immutable, so the copy shares them all.
@@ -259,7 +295,7 @@ class SecretSantaState:
         Spelled out field by field because it runs for every event (a loop over
         ``__slots__`` with ``setattr`` was a fifth of a checked replay).
         """
-        new = SecretSantaState.__new__(SecretSantaState)
+        new = SecretSantaState()
         new.active = self.active
         new.box = self.box
         new.first = self.first
@@ -280,7 +316,11 @@ class SecretSantaState:
 
 
 def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:index], value, *items[index + 1 :])
+    """``items`` with ``items[index]`` replaced: through a list, the fastest way both
+    interpreted and compiled (a tuple display with two starred slices builds more)."""
+    changed = list(items)
+    changed[index] = value
+    return tuple(changed)
 
 
 def _backs(cards: Sequence[str]) -> list[str]:
@@ -304,7 +344,7 @@ class SecretSantaEngine(BaseEngine):
     # -- setup / turn order ------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> SecretSantaState:
         check_player_count(self, num_players)
-        return SecretSantaState(num_players, options_resolve(self, options))
+        return SecretSantaState.start(num_players, options_resolve(self, options))
 
     def num_players(self, state: SecretSantaState) -> int:
         return state.n
@@ -388,7 +428,8 @@ class SecretSantaEngine(BaseEngine):
         source = event.get("from")
         index = event.get("index")
         n = state.n
-        if source != GUEST and (type(source) is not int or not 0 <= source < n) and (
+        # A seat (an int in range) first: comparing an int with "guest" is slow.
+        if (type(source) is not int or not 0 <= source < n) and source != GUEST and (
             not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < n
         ):
             raise IllegalEvent(
@@ -399,8 +440,9 @@ class SecretSantaEngine(BaseEngine):
         hands = state.hands
         mine = len(hands[actor])
         only_me = mine > 0 and sum(map(len, hands)) == mine  # _only_me, inlined
+        from_guest = type(source) is not int and source == GUEST
         new = state.copy()
-        if source == GUEST:
+        if from_guest:
             down = state.guest_down
             if only_me:
                 raise IllegalEvent(MUST_TAKE_OWN, "Only you have cards left: take one of your own.")
@@ -431,11 +473,11 @@ class SecretSantaEngine(BaseEngine):
                     NO_SUCH_POSITION, f"Seat {source} holds {len(hand)} cards (positions from 0)."
                 )
             card = hand[index]
-            new.hands = (*hands[:source], hand[:index] + hand[index + 1 :], *hands[source + 1 :])
+            new.hands = _replace_at(hands, source, hand[:index] + hand[index + 1 :])
         piles, known = state.piles, state.known
-        new.piles = (*piles[:actor], (*piles[actor], card), *piles[actor + 1 :])
-        new.known = (*known[:actor], known[actor] | {card}, *known[actor + 1 :])
-        if source == GUEST:
+        new.piles = _replace_at(piles, actor, (*piles[actor], card))
+        new.known = _replace_at(known, actor, known[actor] | {card})
+        if from_guest:
             new.phase = GIVE_PHASE
             new.giver = self._next_with_cards(new, actor)
             return new
@@ -734,4 +776,4 @@ class SecretSantaEngine(BaseEngine):
         return rng.choice([e for e in legal if value(e) == best_value])
 
 
-ENGINE = SecretSantaEngine()
+ENGINE: Final = SecretSantaEngine()

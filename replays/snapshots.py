@@ -14,16 +14,23 @@ from typing import Any
 
 from django.core.cache import cache
 
+import games
 from games.base import Engine
 from replays.models import Record
 
 EVERY = 64
 TIMEOUT = 24 * 3600
-VERSION = 3  # bump when an engine's state layout changes
+VERSION = 4  # bump when an engine's state layout changes (4: the compiled engines)
+
+
+# A compiled engine's state pickles differently from the same class run as pure Python
+# (bin/compile_engines.py), and processes sharing the cache may differ: each kind of
+# build reads only its own snapshots.
+BUILD = "c" if games.ENGINE_BUILD == "compiled" else "py"
 
 
 def _key(record: Record, count: int) -> str:
-    return f"snapshot:v{VERSION}:{record.digest}:{count}"
+    return f"snapshot:v{VERSION}:{BUILD}:{record.digest}:{count}"
 
 
 def state_after(engine: Engine, record: Record, num_players: int, count: int) -> Any:

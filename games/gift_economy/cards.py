@@ -9,43 +9,48 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 from itertools import combinations
+from typing import Final
 
-RESOURCES: tuple[str, ...] = ("food", "tools", "medicine", "luxuries")
-SUIT_OF: dict[str, str] = {
+RESOURCES: Final[tuple[str, ...]] = ("food", "tools", "medicine", "luxuries")
+SUIT_OF: Final[dict[str, str]] = {
     "food": "clubs",
     "tools": "spades",
     "medicine": "hearts",
     "luxuries": "diamonds",
 }
-SPECIAL_SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
-SPECIAL_RANKS: tuple[str, ...] = ("jack", "queen", "king")
+SPECIAL_SUITS: Final[tuple[str, ...]] = ("clubs", "diamonds", "hearts", "spades")
+SPECIAL_RANKS: Final[tuple[str, ...]] = ("jack", "queen", "king")
 
-GOAL = 12  # exact points wanted in each resource
-HAND_SIZE = 6
-DRAWS_PER_TURN = 2
-DEALS_PER_TURN = 2  # a first deal, and "one additional deal" if it fails
+GOAL: Final = 12  # exact points wanted in each resource
+HAND_SIZE: Final = 6
+DRAWS_PER_TURN: Final = 2
+DEALS_PER_TURN: Final = 2  # a first deal, and "one additional deal" if it fails
 
 #: Every card in canonical order: resources by suit then points, then specials.
-CARDS: tuple[str, ...] = (
+CARDS: Final[tuple[str, ...]] = (
     *(f"ge-{res}-{pts}" for res in RESOURCES for pts in range(1, 11)),
     *(f"ge-{rank}-{suit}" for rank in SPECIAL_RANKS for suit in SPECIAL_SUITS),
 )
-CARD_SET = frozenset(CARDS)
-ORDER: dict[str, int] = {card: i for i, card in enumerate(CARDS)}
+CARD_SET: Final = frozenset(CARDS)
+ORDER: Final[dict[str, int]] = {card: i for i, card in enumerate(CARDS)}
 #: Resource index 0-3 of a resource card, -1 for a Special Event card.
-RES: dict[str, int] = dict.fromkeys(CARDS, -1)
+RES: Final[dict[str, int]] = dict.fromkeys(CARDS, -1)
 #: Resource points (0 for a Special Event card).
-PTS: dict[str, int] = dict.fromkeys(CARDS, 0)
+PTS: Final[dict[str, int]] = dict.fromkeys(CARDS, 0)
 for _r, _res in enumerate(RESOURCES):
     for _p in range(1, 11):
         RES[f"ge-{_res}-{_p}"] = _r
         PTS[f"ge-{_res}-{_p}"] = _p
 
-LEFT, RIGHT = 1, -1  # I6: "left" is the next seat in turn order
-PASS, DISCARD_CHOICE, RANDOM_DISCARD, DRAW = "pass", "discard", "random_discard", "draw"
+LEFT: Final = 1  # I6: "left" is the next seat in turn order
+RIGHT: Final = -1
+PASS: Final = "pass"
+DISCARD_CHOICE: Final = "discard"
+RANDOM_DISCARD: Final = "random_discard"
+DRAW: Final = "draw"
 
 #: card -> (effect, direction, count)
-SPECIALS: dict[str, tuple[str, int, int]] = {
+SPECIALS: Final[dict[str, tuple[str, int, int]]] = {
     "ge-jack-clubs": (PASS, LEFT, 3),
     "ge-jack-diamonds": (PASS, RIGHT, 3),
     "ge-jack-hearts": (PASS, RIGHT, 2),
@@ -66,13 +71,17 @@ def sort_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=ORDER.__getitem__)
 
 
+#: card -> (``RES``, ``PTS``): one look-up per card where both are needed.
+RES_PTS: Final[dict[str, tuple[int, int]]] = {card: (RES[card], PTS[card]) for card in CARDS}
+
+
 def totals(hand: Iterable[str]) -> list[int]:
-    """Points held per resource."""
+    """Points held per resource (the goal check runs it on every hand at every turn)."""
     out = [0, 0, 0, 0]
     for card in hand:
-        r = RES[card]
+        r, points = RES_PTS[card]
         if r >= 0:
-            out[r] += PTS[card]
+            out[r] += points
     return out
 
 
@@ -86,12 +95,12 @@ def closeness(points: Iterable[int]) -> int:
 
 # The readings of "the end of the game" ranking (option ``ranking``, I9). Each
 # scores a hand out of 48 (12 per resource) so that 48 is always the goal.
-CLOSENESS = "closeness"  # 12 minus the distance from 12, per resource (25 -> -1)
-CLOSENESS_FLOORED = "closeness_floored"  # the same, never below 0 (25 -> 0)
-CAPPED = "capped"  # points up to 12 count, the excess is ignored (25 -> 12)
-EXACT = "exact"  # 12 for a resource held at exactly 12, else 0
-GOAL_ONLY = "goal_only"  # 48 for the goal, else 0: the rest ties, most cards wins
-RANKINGS: tuple[str, ...] = (CLOSENESS, CLOSENESS_FLOORED, CAPPED, EXACT, GOAL_ONLY)
+CLOSENESS: Final = "closeness"  # 12 minus the distance from 12, per resource (25 -> -1)
+CLOSENESS_FLOORED: Final = "closeness_floored"  # the same, never below 0 (25 -> 0)
+CAPPED: Final = "capped"  # points up to 12 count, the excess is ignored (25 -> 12)
+EXACT: Final = "exact"  # 12 for a resource held at exactly 12, else 0
+GOAL_ONLY: Final = "goal_only"  # 48 for the goal, else 0: the rest ties, most cards wins
+RANKINGS: Final[tuple[str, ...]] = (CLOSENESS, CLOSENESS_FLOORED, CAPPED, EXACT, GOAL_ONLY)
 
 
 def resource_score(points: int, ranking: str) -> int:

@@ -14,7 +14,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from games.base import (
     CHANCE,
@@ -58,26 +58,32 @@ from games.gift_economy.options import OPTIONS
 
 # -- reason codes ----------------------------------------------------------------
 
-BAD_DECK = "bad_deck"
-WRONG_PHASE = "wrong_phase"
-CARD_NOT_IN_HAND = "card_not_in_hand"
-DUPLICATE_CARD = "duplicate_card"
-CARDS_NOT_IN_ORDER = "cards_not_in_order"
-NOT_A_RESOURCE = "not_a_resource"
-MIXED_RESOURCES = "mixed_resources"
-OFFER_TOO_SMALL = "offer_too_small"
-COUNTER_TOO_SMALL = "counter_too_small"
-POTLATCH = "potlatch"
-NO_SUCH_COUNTER = "no_such_counter"
-NOT_A_SPECIAL = "not_a_special"
-TARGET_HAS_NO_CARDS = "target_has_no_cards"
+BAD_DECK: Final = "bad_deck"
+WRONG_PHASE: Final = "wrong_phase"
+CARD_NOT_IN_HAND: Final = "card_not_in_hand"
+DUPLICATE_CARD: Final = "duplicate_card"
+CARDS_NOT_IN_ORDER: Final = "cards_not_in_order"
+NOT_A_RESOURCE: Final = "not_a_resource"
+MIXED_RESOURCES: Final = "mixed_resources"
+OFFER_TOO_SMALL: Final = "offer_too_small"
+COUNTER_TOO_SMALL: Final = "counter_too_small"
+POTLATCH: Final = "potlatch"
+NO_SUCH_COUNTER: Final = "no_such_counter"
+NOT_A_SPECIAL: Final = "not_a_special"
+TARGET_HAS_NO_CARDS: Final = "target_has_no_cards"
 
 # Phases
-SHUFFLE, TRADE, COUNTER, ACCEPT, SPECIAL = "shuffle", "trade", "counter", "accept", "special"
-CHOOSE, RANDOM, OVER = "choose", "random_discard", "over"
+SHUFFLE: Final = "shuffle"
+TRADE: Final = "trade"
+COUNTER: Final = "counter"
+ACCEPT: Final = "accept"
+SPECIAL: Final = "special"
+CHOOSE: Final = "choose"
+RANDOM: Final = "random_discard"
+OVER: Final = "over"
 
 #: Which phase each seat event belongs to (anything else: wrong_phase).
-PHASE_OF: dict[str, str] = {
+PHASE_OF: Final[dict[str, str]] = {
     "offer": TRADE,
     "skip_trade": TRADE,
     "counter": COUNTER,
@@ -91,7 +97,7 @@ PHASE_OF: dict[str, str] = {
     "shuffle": SHUFFLE,
     "random_discard": RANDOM,
 }
-FIELDS: dict[str, frozenset[str]] = {
+FIELDS: Final[dict[str, frozenset[str]]] = {
     "shuffle": frozenset({"deck"}),
     "offer": frozenset({"cards"}),
     "counter": frozenset({"cards"}),
@@ -101,9 +107,11 @@ FIELDS: dict[str, frozenset[str]] = {
     "discard": frozenset({"card"}),
     "random_discard": frozenset({"card"}),
 }
-NO_FIELDS: frozenset[str] = frozenset()
+NO_FIELDS: Final[frozenset[str]] = frozenset()
+#: ``totals`` of a hand at the goal: 12 points of each resource.
+GOAL_TOTALS: Final[list[int]] = [GOAL] * 4
 #: Every field an event of each type may have.
-ALLOWED_FIELDS: dict[str, frozenset[str]] = {
+ALLOWED_FIELDS: Final[dict[str, frozenset[str]]] = {
     kind: frozenset({"by", "do"}) | FIELDS.get(kind, NO_FIELDS) for kind in PHASE_OF
 }
 
@@ -169,7 +177,7 @@ class State:
         Spelled out field by field because it runs for every event (a loop over
         ``__slots__`` with ``setattr`` was a quarter of a checked replay).
         """
-        new = State.__new__(State)
+        new = State()
         new.active = self.active
         new.choose_kind = self.choose_kind
         new.counters = self.counters
@@ -330,13 +338,37 @@ class GiftEconomyEngine(BaseEngine):
                 WRONG_PHASE,
                 f"A {kind!r} event does not fit now: the game is in the {state.phase!r} phase.",
             )
-        handlers = self.__dict__.get("_handlers")
-        if handlers is None:  # bound once per engine: looked up for every event
-            handlers = self.__dict__["_handlers"] = {
-                name: getattr(self, "_do_" + name) for name in self.event_types
-            }
         st = state.copy()
-        handlers[kind](st, event, actor)
+        # An if-chain, most frequent first: compiled, each is a direct native call.
+        # The envelope lets only chance make a chance event and only a seat the others.
+        if kind == "shuffle":
+            self._do_shuffle(st, event, actor)
+        elif kind == "random_discard":
+            self._do_random_discard(st, event, actor)
+        else:
+            assert isinstance(actor, int)
+            if kind == "decline":
+                self._do_decline(st, event, actor)
+            elif kind == "offer":
+                self._do_offer(st, event, actor)
+            elif kind == "counter":
+                self._do_counter(st, event, actor)
+            elif kind == "reject":
+                self._do_reject(st, event, actor)
+            elif kind == "pass_card":
+                self._do_pass_card(st, event, actor)
+            elif kind == "end_turn":
+                self._do_end_turn(st, event, actor)
+            elif kind == "accept":
+                self._do_accept(st, event, actor)
+            elif kind == "play_special":
+                self._do_play_special(st, event, actor)
+            elif kind == "discard":
+                self._do_discard(st, event, actor)
+            elif kind == "skip_trade":
+                self._do_skip_trade(st, event, actor)
+            else:
+                raise KeyError(kind)
         return st
 
     def _do_shuffle(self, st: State, event: Event, actor: Actor) -> None:
@@ -616,7 +648,7 @@ class GiftEconomyEngine(BaseEngine):
 
     def _check_goal(self, st: State) -> bool:
         for hand in st.hands:
-            if len(hand) >= 8 and totals(hand) == [GOAL] * 4:
+            if len(hand) >= 8 and totals(hand) == GOAL_TOTALS:
                 self._finish(st, "goal")
                 return True
         return False
@@ -863,4 +895,4 @@ class GiftEconomyEngine(BaseEngine):
         return event.get("do") == "discard" or after.phase == OVER
 
 
-ENGINE = GiftEconomyEngine()
+ENGINE: Final = GiftEconomyEngine()

@@ -8,17 +8,19 @@ record without options means.
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.base import Option
 from games.gift_economy.cards import CLOSENESS, RANKINGS
 
 #: The end-of-game text the ``ranking`` option interprets, exactly as printed.
-END_OF_GAME = (
+END_OF_GAME: Final = (
     "The game ends after the deck is exhausted OR someone has EXACTLY 12 points of "
     "resources in each of the four resource types. If there is a tie, the person with "
     "the most cards wins."
 )
 
-OPTIONS: tuple[Option, ...] = (
+OPTIONS: Final[tuple[Option, ...]] = (
     Option(
         name="start_player",
         kind="int",

@@ -10,12 +10,14 @@ Within each value group the first gifts listed are the ones kept in the
 
 from __future__ import annotations
 
-PREFIX = "ggg"
-COPIES = 6
-HAND_SIZE = 6
+from typing import Final
+
+PREFIX: Final = "ggg"
+COPIES: Final = 6
+HAND_SIZE: Final = 6
 
 # (gift id, display name, value, in the 2-3 player deck)
-GIFTS: tuple[tuple[str, str, int, bool], ...] = (
+GIFTS: Final[tuple[tuple[str, str, int, bool], ...]] = (
     ("llama-planter", "Llama Planter", 1, True),
     ("tube-socks", "Tube Socks", 1, True),
     ("ugly-sweater", "Ugly Sweater", 1, True),
@@ -35,13 +37,13 @@ GIFTS: tuple[tuple[str, str, int, bool], ...] = (
     ("gold-toilet-seat", "Gold Toilet Seat", 5, False),
 )
 
-NAME: dict[str, str] = {gift: name for gift, name, _, _ in GIFTS}
-VALUE: dict[str, int] = {gift: value for gift, _, value, _ in GIFTS}
-FULL_GIFTS: tuple[str, ...] = tuple(gift for gift, _, _, _ in GIFTS)
-SMALL_GIFTS: tuple[str, ...] = tuple(gift for gift, _, _, small in GIFTS if small)
+NAME: Final[dict[str, str]] = {gift: name for gift, name, _, _ in GIFTS}
+VALUE: Final[dict[str, int]] = {gift: value for gift, _, value, _ in GIFTS}
+FULL_GIFTS: Final[tuple[str, ...]] = tuple(gift for gift, _, _, _ in GIFTS)
+SMALL_GIFTS: Final[tuple[str, ...]] = tuple(gift for gift, _, _, small in GIFTS if small)
 
-FULL_TARGET = 50
-SMALL_TARGET = 60
+FULL_TARGET: Final = 50
+SMALL_TARGET: Final = 60
 
 
 def card_id(gift: str, copy: int) -> str:
@@ -54,7 +56,9 @@ def cards_of(gifts: tuple[str, ...]) -> tuple[str, ...]:
 
 
 # Card id -> gift id, for every card of the full deck (the small deck is a subset).
-GIFT_OF: dict[str, str] = {card_id(g, c): g for g in FULL_GIFTS for c in range(1, COPIES + 1)}
+GIFT_OF: Final[dict[str, str]] = {
+    card_id(g, c): g for g in FULL_GIFTS for c in range(1, COPIES + 1)
+}
 
 
 def deck_for(num_players: int) -> tuple[tuple[str, ...], int]:

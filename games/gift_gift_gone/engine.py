@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from games.base import (
     CHANCE,
@@ -41,11 +41,17 @@ from games.gift_gift_gone.cards import (
 )
 
 # Phases. "refill" is the end of a turn waiting only for a reshuffle.
-DEAL, TURN, DRAW, DISCARD, ANSWER, MIX, PICK, REFILL, OVER = (
-    "deal", "turn", "draw", "discard", "answer", "mix", "pick", "refill", "over",
-)  # fmt: skip
+DEAL: Final = "deal"  # fmt: skip
+TURN: Final = "turn"
+DRAW: Final = "draw"
+DISCARD: Final = "discard"
+ANSWER: Final = "answer"
+MIX: Final = "mix"
+PICK: Final = "pick"
+REFILL: Final = "refill"
+OVER: Final = "over"
 
-FIELDS: dict[str, frozenset[str]] = {
+FIELDS: Final[dict[str, frozenset[str]]] = {
     "deal": frozenset({"deck"}),
     "reshuffle": frozenset({"deck"}),
     "mix": frozenset({"seat", "order"}),
@@ -58,14 +64,16 @@ FIELDS: dict[str, frozenset[str]] = {
     "pick": frozenset({"position"}),
     "pass": frozenset(),
 }
-ENVELOPE = frozenset({"by", "do"})
+ENVELOPE: Final = frozenset({"by", "do"})
 #: Every field an event of each type may have.
-ALLOWED_FIELDS: dict[str, frozenset[str]] = {kind: ENVELOPE | f for kind, f in FIELDS.items()}
+ALLOWED_FIELDS: Final[dict[str, frozenset[str]]] = {
+    kind: ENVELOPE | f for kind, f in FIELDS.items()
+}
 
 # The turn's three kinds of action, in the rulebook's order (view's "actions_done").
-ACTIONS = ("draw", "claim", "trade")
+ACTIONS: Final = ("draw", "claim", "trade")
 
-OPTIONS: tuple[Option, ...] = (
+OPTIONS: Final[tuple[Option, ...]] = (
     Option(
         name="turn_actions",
         kind="choice",
@@ -153,7 +161,7 @@ class GGGState:
 
     def copy(self) -> GGGState:
         """Shallow: the fields are immutable tuples, or dicts replaced (never edited) on change."""
-        new = object.__new__(GGGState)
+        new = GGGState()
         new.ask_gift = self.ask_gift
         new.asked = self.asked
         new.box = self.box
@@ -245,7 +253,7 @@ class GiftGiftGoneEngine(BaseEngine):
         check_player_count(self, num_players)
         opts = options_resolve(self, options)
         gifts, target = deck_for(num_players)
-        s = object.__new__(GGGState)
+        s = GGGState()
         s.n, s.gifts, s.target = num_players, gifts, target
         s.box = cards_of(gifts)
         s.phase, s.deck, s.discard = DEAL, s.box, ()
@@ -299,13 +307,25 @@ class GiftGiftGoneEngine(BaseEngine):
             self._chance(s, event, kind)
         else:
             assert isinstance(actor, int)
-            handlers = self.__dict__.get("_handlers")
-            if handlers is None:  # bound once per engine: looked up for every event
-                handlers = self.__dict__["_handlers"] = {
-                    name: getattr(self, f"_do_{name}")
-                    for name in self.event_types - self.chance_event_types
-                }
-            handlers[kind](s, event, actor)
+            # An if-chain, most frequent first: compiled, each is a direct native call.
+            if kind == "draw":
+                self._do_draw(s, event, actor)
+            elif kind == "discard":
+                self._do_discard(s, event, actor)
+            elif kind == "claim":
+                self._do_claim(s, event, actor)
+            elif kind == "swap":
+                self._do_swap(s, event, actor)
+            elif kind == "pass":
+                self._do_pass(s, event, actor)
+            elif kind == "ask":
+                self._do_ask(s, event, actor)
+            elif kind == "answer":
+                self._do_answer(s, event, actor)
+            elif kind == "pick":
+                self._do_pick(s, event, actor)
+            else:
+                raise KeyError(kind)
         phase = s.phase
         # _settle has work only in these cases; most events leave a decision pending.
         if phase == REFILL or (not s.deck and phase in (TURN, DRAW) and len(s.discard) >= 2):

@@ -16,15 +16,20 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
-RED, BLUE, GREEN = "red", "blue", "green"
-REGIFT, REWRAP, TRADE = "regift", "rewrap", "trade"
-POLAROID, NEON = "polaroid", "neon"
+RED: Final = "red"
+BLUE: Final = "blue"
+GREEN: Final = "green"
+REGIFT: Final = "regift"
+REWRAP: Final = "rewrap"
+TRADE: Final = "trade"
+POLAROID: Final = "polaroid"
+NEON: Final = "neon"
 
 # 1/2/3/4 Party Props score 0/3/6/12; five (possible with 3 players) counts as four.
-PROP_POINTS = (0, 0, 3, 6, 12)
-EFFECT_BY_VALUE = {1: REGIFT, 2: REWRAP, 3: TRADE, 4: REGIFT, 5: REWRAP, 6: TRADE}
+PROP_POINTS: Final = (0, 0, 3, 6, 12)
+EFFECT_BY_VALUE: Final = {1: REGIFT, 2: REWRAP, 3: TRADE, 4: REGIFT, 5: REWRAP, 6: TRADE}
 
 
 @dataclass(frozen=True)
@@ -68,9 +73,9 @@ def _build() -> dict[str, Card]:
     return {card.id: card for card in cards}
 
 
-CARDS: dict[str, Card] = _build()
-ALL_IDS: tuple[str, ...] = tuple(CARDS)
-VALUE: dict[str, int | None] = {cid: card.value for cid, card in CARDS.items()}
+CARDS: Final[dict[str, Card]] = _build()
+ALL_IDS: Final[tuple[str, ...]] = tuple(CARDS)
+VALUE: Final[dict[str, int | None]] = {cid: card.value for cid, card in CARDS.items()}
 
 
 def is_ascending(order: Iterable[str]) -> bool:

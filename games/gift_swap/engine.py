@@ -13,9 +13,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from games.base import (
     CHANCE,
@@ -51,22 +51,23 @@ from games.gift_swap.cards import (
 )
 from games.gift_swap.words import CATALOG, tell, tell_move
 
-ASIDE = "aside"
-KEEP, OPEN = "keep", "open"
-EFFECT_EVENTS = ("decline", REGIFT, REWRAP, TRADE)
+ASIDE: Final = "aside"
+KEEP: Final = "keep"
+OPEN: Final = "open"
+EFFECT_EVENTS: Final = ("decline", REGIFT, REWRAP, TRADE)
 
 # Reason codes of this game.
-BAD_DEAL = "bad_deal"
-WRONG_STEP = "wrong_step"
-NOT_YOUR_CARDS = "not_your_cards"
-NOT_ASCENDING = "not_ascending"
-CARD_FACE_UP = "card_face_up"
-CARD_FACE_DOWN = "card_face_down"
-NOT_AN_OPPONENT = "not_an_opponent"
-OWN_ROW = "own_row"
-WRONG_EFFECT = "wrong_effect"
+BAD_DEAL: Final = "bad_deal"
+WRONG_STEP: Final = "wrong_step"
+NOT_YOUR_CARDS: Final = "not_your_cards"
+NOT_ASCENDING: Final = "not_ascending"
+CARD_FACE_UP: Final = "card_face_up"
+CARD_FACE_DOWN: Final = "card_face_down"
+NOT_AN_OPPONENT: Final = "not_an_opponent"
+OWN_ROW: Final = "own_row"
+WRONG_EFFECT: Final = "wrong_effect"
 
-FIELDS: dict[str, frozenset[str]] = {
+FIELDS: Final[dict[str, frozenset[str]]] = {
     "deal": frozenset({"order"}),
     "arrange": frozenset({"order"}),
     "swap": frozenset({"card", "with_seat", "with_card"}),
@@ -84,8 +85,34 @@ FIELDS: dict[str, frozenset[str]] = {
 Task = tuple[Any, ...]
 
 
-class State(NamedTuple):
-    """Immutable; a NamedTuple, so a new state is a tuple with some fields replaced (``_with``)."""
+class State:
+    """One position. Never changed once ``_apply`` returns it: ``copy`` then set fields.
+
+    Every field holds an immutable value, so the shallow copy is a safe one. A plain
+    class with a field-by-field ``copy`` rather than a NamedTuple rebuilt per event:
+    mypyc compiles it to a struct (see ``games/build.py``), where a copy is a few
+    native stores.
+    """
+
+    __slots__ = (
+        "active",
+        "arranged",
+        "aside",
+        "deck",
+        "final",
+        "flipped_any",
+        "known",
+        "last_choices",
+        "n",
+        "phase",
+        "queue",
+        "regift_own_row",
+        "rows",
+        "special",
+        "start",
+        "turn",
+        "up",
+    )
 
     n: int
     start: int
@@ -103,11 +130,70 @@ class State(NamedTuple):
     queue: tuple[Task, ...]
     last_choices: tuple[tuple[int, str], ...]
     final: tuple[int, ...] | None
-    regift_own_row: bool = True  # option: a regift may take a face-down card of your own row
+    regift_own_row: bool  # option: a regift may take a face-down card of your own row
+
+    def copy(self) -> State:
+        """A shallow copy, spelled out field by field: it runs for every event."""
+        new = State()
+        new.n = self.n
+        new.start = self.start
+        new.phase = self.phase
+        new.deck = self.deck
+        new.rows = self.rows
+        new.aside = self.aside
+        new.up = self.up
+        new.known = self.known
+        new.arranged = self.arranged
+        new.turn = self.turn
+        new.active = self.active
+        new.special = self.special
+        new.flipped_any = self.flipped_any
+        new.queue = self.queue
+        new.last_choices = self.last_choices
+        new.final = self.final
+        new.regift_own_row = self.regift_own_row
+        return new
+
+    def _values(self) -> tuple[Any, ...]:
+        return (
+            self.n,
+            self.start,
+            self.phase,
+            self.deck,
+            self.rows,
+            self.aside,
+            self.up,
+            self.known,
+            self.arranged,
+            self.turn,
+            self.active,
+            self.special,
+            self.flipped_any,
+            self.queue,
+            self.last_choices,
+            self.final,
+            self.regift_own_row,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Equal positions are equal states (as they were when ``State`` was a NamedTuple)."""
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def _replace(self, **changes: Any) -> State:
+        """A copy with some fields changed (as ``NamedTuple._replace``; tests use it)."""
+        new = self.copy()
+        for name, value in changes.items():
+            setattr(new, name, value)
+        return new
 
 
 #: Every field an event of each type may have.
-ALLOWED_FIELDS: dict[str, frozenset[str]] = {
+ALLOWED_FIELDS: Final[dict[str, frozenset[str]]] = {
     kind: frozenset({"by", "do"}) | fields for kind, fields in FIELDS.items()
 }
 
@@ -115,25 +201,21 @@ ALLOWED_FIELDS: dict[str, frozenset[str]] = {
 def _check_fields(event: Mapping[str, Any]) -> None:
     if event.keys() <= ALLOWED_FIELDS[event["do"]]:
         return
-    extra = set(event) - {"by", "do"} - FIELDS[event["do"]]
+    # Field names as ``object``: a caller's mapping may hold non-string keys, and
+    # compiled code checks a ``str`` variable's type.
+    names_given: Iterable[object] = event
+    extra = set(names_given) - {"by", "do"} - FIELDS[event["do"]]
     if extra:
         names = ", ".join(sorted(str(name) for name in extra))
         raise IllegalEvent(MALFORMED_EVENT, f"Unexpected field(s): {names}.")
 
 
-_FIELD_INDEX: dict[str, int] = {name: i for i, name in enumerate(State._fields)}
-
-
-def _with(state: State, **changes: Any) -> State:
-    """``state._replace(**changes)``, in half the time: it runs for every event."""
-    values = list(state)
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return tuple.__new__(State, values)
-
-
 def _set(items: tuple, index: int, value: Any) -> tuple:
-    return (*items[:index], value, *items[index + 1 :])
+    """``items`` with ``items[index]`` replaced: through a list, the fastest way both
+    interpreted and compiled (a tuple display with two starred slices builds more)."""
+    changed = list(items)
+    changed[index] = value
+    return tuple(changed)
 
 
 def _everyone_knows(state: State, card: str) -> tuple[frozenset[str], ...]:
@@ -209,25 +291,25 @@ class GiftSwapEngine(BaseEngine):
                 f"start_player must be a seat number 0-{num_players - 1}.",
                 option="start_player",
             )
-        return State(
-            n=num_players,
-            start=start,
-            phase="deal",
-            deck=ALL_IDS,
-            rows=((),) * num_players,
-            aside=(),
-            up=frozenset(),
-            known=(frozenset(),) * num_players,
-            arranged=(False,) * num_players,
-            turn=0,
-            active=start,
-            special=(),
-            flipped_any=False,
-            queue=(),
-            last_choices=(),
-            final=None,
-            regift_own_row=opts["regift_own_row"],
-        )
+        new = State()
+        new.n = num_players
+        new.start = start
+        new.phase = "deal"
+        new.deck = ALL_IDS
+        new.rows = ((),) * num_players
+        new.aside = ()
+        new.up = frozenset()
+        new.known = (frozenset(),) * num_players
+        new.arranged = (False,) * num_players
+        new.turn = 0
+        new.active = start
+        new.special = ()
+        new.flipped_any = False
+        new.queue = ()
+        new.last_choices = ()
+        new.final = None
+        new.regift_own_row = opts["regift_own_row"]
+        return new
 
     @staticmethod
     def hand_size(n: int) -> int:
@@ -236,9 +318,12 @@ class GiftSwapEngine(BaseEngine):
     # -- whose move -----------------------------------------------------------
     def may_act(self, state: State, actor: Actor) -> bool:
         phase = state.phase
+        # A seat is an int, never equal to "chance": the (slow) comparison of an int
+        # with a str is made only for something else.
+        by_chance = not isinstance(actor, int) and actor == CHANCE
         if phase == "deal":
-            return actor == CHANCE
-        if actor == CHANCE or phase == "over":
+            return by_chance
+        if by_chance or phase == "over" or not isinstance(actor, int):
             return False
         if phase == "arrange":
             return not state.arranged[actor]
@@ -275,8 +360,8 @@ class GiftSwapEngine(BaseEngine):
         return "swap" if state.phase == "turn" else "flip"
 
     # -- legal events ---------------------------------------------------------
-    def legal_events(self, state: State, seat: int) -> list[Event]:
-        if seat == CHANCE or seat not in self.to_move(state):
+    def legal_events(self, state: State, seat: Actor) -> list[Event]:
+        if not isinstance(seat, int) or seat not in self.to_move(state):
             return []  # chance events are validated, not enumerated
         step = self.step(state)
         row = state.rows[seat]
@@ -351,16 +436,19 @@ class GiftSwapEngine(BaseEngine):
         if kind == "deal":
             return self._deal(state, event)
         assert isinstance(actor, int)
-        handlers = self.__dict__.get("_handlers")
-        if handlers is None:  # bound once per engine: looked up for every event
-            handlers = self.__dict__["_handlers"] = {
-                "arrange": self._arrange,
-                "swap": self._swap,
-                "choose": self._choose,
-                "place": self._place,
-                "flip": self._flip,
-            }
-        new = handlers.get(kind, self._effect)(state, event, actor)
+        # An if-chain, most frequent first: compiled, each is a direct native call.
+        if kind == "place":
+            new = self._place(state, event, actor)
+        elif kind == "choose":
+            new = self._choose(state, event, actor)
+        elif kind == "swap":
+            new = self._swap(state, event, actor)
+        elif kind == "flip":
+            new = self._flip(state, event, actor)
+        elif kind == "arrange":
+            new = self._arrange(state, event, actor)
+        else:
+            new = self._effect(state, event, actor)
         if kind != "arrange" and new.phase in ("turn", "special") and not new.queue:
             new = self._end_step(new)
         return new
@@ -377,14 +465,13 @@ class GiftSwapEngine(BaseEngine):
         assert isinstance(order, list)
         n, h = state.n, self.hand_size(state.n)
         rows = tuple(tuple(order[k] for k in range(n * h) if k % n == s) for s in range(n))
-        return _with(
-            state,
-            phase="arrange",
-            deck=(),
-            rows=rows,
-            aside=tuple(order[n * h :]),
-            known=tuple(frozenset(r) for r in rows),
-        )
+        new = state.copy()
+        new.phase = "arrange"
+        new.deck = ()
+        new.rows = rows
+        new.aside = tuple(order[n * h :])
+        new.known = tuple(frozenset(r) for r in rows)
+        return new
 
     def _arrange(self, state: State, event: Event, seat: int) -> State:
         order = event.get("order")
@@ -405,12 +492,11 @@ class GiftSwapEngine(BaseEngine):
             "Cards must be in ascending order from left to right (Party Props anywhere).",
         )
         arranged = _set(state.arranged, seat, True)
-        return _with(
-            state,
-            rows=_set(state.rows, seat, tuple(order)),
-            arranged=arranged,
-            phase="turn" if all(arranged) else "arrange",
-        )
+        new = state.copy()
+        new.rows = _set(state.rows, seat, tuple(order))
+        new.arranged = arranged
+        new.phase = "turn" if all(arranged) else "arrange"
+        return new
 
     def _swap(self, state: State, event: Event, seat: int) -> State:
         mine = state.rows[seat]
@@ -424,14 +510,19 @@ class GiftSwapEngine(BaseEngine):
         require(take not in state.up, CARD_FACE_UP, "Choose an opponent's face-down card.")
         rows = _set(_set(state.rows, seat, _set(mine, i, take)), other, _set(theirs, j, give))
         task = ("choose", ((seat, take), (other, give)), (), ())
-        return _with(state, rows=rows, queue=(task, *state.queue))
+        new = state.copy()
+        new.rows = rows
+        new.queue = (task, *state.queue)
+        return new
 
     def _choose(self, state: State, event: Event, seat: int) -> State:
         choice = field_str(event, "choice", (KEEP, OPEN))
         _, received, picks, extra = state.queue[0]
         picks = (*picks, (seat, choice))
         if len(picks) < len(received):
-            return _with(state, queue=(("choose", received, picks, extra), *state.queue[1:]))
+            new = state.copy()
+            new.queue = (("choose", received, picks, extra), *state.queue[1:])
+            return new
         chosen = dict(picks)
         up, known, flipped = state.up, list(state.known), state.flipped_any
         places: list[Task] = [("place", s, c) for s, c in (*received, *extra)]
@@ -445,14 +536,13 @@ class GiftSwapEngine(BaseEngine):
                     effects.append(("effect", s, card))
             else:
                 known[s] = known[s] | {card}
-        return _with(
-            state,
-            up=up,
-            known=tuple(known),
-            flipped_any=flipped,
-            queue=(*places, *effects, *state.queue[1:]),
-            last_choices=tuple((s, chosen[s]) for s, _ in received),
-        )
+        new = state.copy()
+        new.up = up
+        new.known = tuple(known)
+        new.flipped_any = flipped
+        new.queue = (*places, *effects, *state.queue[1:])
+        new.last_choices = tuple((s, chosen[s]) for s, _ in received)
+        return new
 
     def _place(self, state: State, event: Event, seat: int) -> State:
         card = state.queue[0][2]
@@ -469,7 +559,10 @@ class GiftSwapEngine(BaseEngine):
             "That position breaks the ascending order of the row.",
         )
         row = (*rest[:pos], card, *rest[pos:])
-        return _with(state, rows=_set(state.rows, seat, row), queue=state.queue[1:])
+        new = state.copy()
+        new.rows = _set(state.rows, seat, row)
+        new.queue = state.queue[1:]
+        return new
 
     def _flip(self, state: State, event: Event, seat: int) -> State:
         row = state.rows[seat]
@@ -477,13 +570,12 @@ class GiftSwapEngine(BaseEngine):
         card = row[i]
         require(card not in state.up, CARD_FACE_UP, "Flip one of your face-down cards.")
         queue = (("effect", seat, card),) if CARDS[card].effect else ()
-        return _with(
-            state,
-            up=state.up | {card},
-            known=_everyone_knows(state, card),
-            flipped_any=True,
-            queue=queue + state.queue,
-        )
+        new = state.copy()
+        new.up = state.up | {card}
+        new.known = _everyone_knows(state, card)
+        new.flipped_any = True
+        new.queue = queue + state.queue
+        return new
 
     def _target(self, state: State, event: Event) -> tuple[int | str, int, str]:
         row_field = event.get("row")
@@ -497,16 +589,22 @@ class GiftSwapEngine(BaseEngine):
 
     def _put(self, state: State, row: int | str, index: int, card: str) -> State:
         if row == ASIDE:
-            return _with(state, aside=_set(state.aside, index, card))
+            new = state.copy()
+            new.aside = _set(state.aside, index, card)
+            return new
         assert isinstance(row, int)
-        return _with(state, rows=_set(state.rows, row, _set(state.rows[row], index, card)))
+        new = state.copy()
+        new.rows = _set(state.rows, row, _set(state.rows[row], index, card))
+        return new
 
     def _effect(self, state: State, event: Event, seat: int) -> State:
         kind = event["do"]
         own = state.queue[0][2]
         rest = state.queue[1:]
         if kind == "decline":
-            return _with(state, queue=rest)
+            new = state.copy()
+            new.queue = rest
+            return new
         effect = CARDS[own].effect
         if kind != effect:
             raise IllegalEvent(WRONG_EFFECT, f"This card's effect is {effect!r}, not {kind!r}.")
@@ -516,7 +614,10 @@ class GiftSwapEngine(BaseEngine):
         kept = tuple(t for t in rest if not (t[0] == "effect" and t[2] == target))
         if kind == REWRAP:
             require(target in state.up, CARD_FACE_DOWN, "Choose a face-up card to turn face down.")
-            return _with(state, up=state.up - {target}, queue=kept)
+            new = state.copy()
+            new.up = state.up - {target}
+            new.queue = kept
+            return new
         if kind == REGIFT:
             require(
                 row != seat or state.regift_own_row,
@@ -527,12 +628,16 @@ class GiftSwapEngine(BaseEngine):
             if row == seat:
                 # Within your own row the swapped pair is rearranged at once, so the
                 # Regift card stays in place and only the card you got is placed again.
-                return _with(state, queue=(("choose", ((seat, target),), (), ()), *rest))
+                new = state.copy()
+                new.queue = (("choose", ((seat, target),), (), ()), *rest)
+                return new
             at = state.rows[seat].index(own)
             moved = self._put(self._put(state, seat, at, target), row, index, own)
             extra = ((row, own),) if row != ASIDE else ()
             task: Task = ("choose", ((seat, target),), (), extra)
-            return _with(moved, queue=(task, *rest))
+            new = moved.copy()
+            new.queue = (task, *rest)
+            return new
         require(row != seat, OWN_ROW, "Trade with a card outside your own row.")
         require(target in state.up, CARD_FACE_DOWN, "Choose a face-up card to swap with.")
         at = state.rows[seat].index(own)
@@ -540,31 +645,42 @@ class GiftSwapEngine(BaseEngine):
         places: tuple[Task, ...] = (("place", seat, target),)
         if row != ASIDE:
             places += (("place", row, own),)
-        return _with(moved, queue=places + kept)
+        new = moved.copy()
+        new.queue = places + kept
+        return new
 
     def _end_step(self, state: State) -> State:
         """End of a turn (or of one special-condition flip): game end, then who is next."""
         if any(map(state.up.issuperset, state.rows)):  # a row is all face up
             every = frozenset(c for row in state.rows for c in row)
             final = tuple(score_cards(row)[0] for row in state.rows)
-            return _with(
-                state,
-                phase="over",
-                up=state.up | every,
-                known=tuple(k | every for k in state.known),
-                final=final,
-            )
+            state.phase = "over"
+            state.up = state.up | every
+            state.known = tuple(k | every for k in state.known)
+            state.final = final
+            return state
         n = state.n
         if state.phase == "turn":
             turn = state.turn + 1
             if turn == 2 * n and not state.flipped_any:
                 order = tuple((state.start + k) % n for k in range(n))
-                return _with(state, turn=turn, phase="special", special=order, active=order[0])
-            return _with(state, turn=turn, active=(state.start + turn) % n)
+                state.turn = turn
+                state.phase = "special"
+                state.special = order
+                state.active = order[0]
+                return state
+            state.turn = turn
+            state.active = (state.start + turn) % n
+            return state
         left = state.special[1:]
         if left:
-            return _with(state, special=left, active=left[0])
-        return _with(state, phase="turn", special=(), active=(state.start + state.turn) % n)
+            state.special = left
+            state.active = left[0]
+            return state
+        state.phase = "turn"
+        state.special = ()
+        state.active = (state.start + state.turn) % n
+        return state
 
     # -- chance, scores, result -----------------------------------------------
     def sample_chance(self, state: State, rng: random.Random) -> Event:
@@ -787,4 +903,4 @@ class GiftSwapEngine(BaseEngine):
         return rng.choice(legal)
 
 
-ENGINE = GiftSwapEngine()
+ENGINE: Final = GiftSwapEngine()

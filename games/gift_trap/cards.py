@@ -7,8 +7,10 @@ card has one id and two faces.
 
 from __future__ import annotations
 
+from typing import Final
+
 # Each pack: (id letter, price, 12 double-sided cards as (side a, side b)).
-PACKS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
+PACKS: Final[dict[str, tuple[str, str, tuple[tuple[str, str], ...]]]] = {
     "yellow": ("y", "$", (
         ("Rubber duck", "Bubble wrap"),
         ("Box of chalk", "Kazoo"),
@@ -66,20 +68,20 @@ PACKS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
         ("Jet ski", "Luxury watch"),
     )),
 }
-PACK_ORDER: tuple[str, ...] = ("yellow", "red", "blue", "black")
-PACK_CARDS: dict[str, tuple[str, ...]] = {
+PACK_ORDER: Final[tuple[str, ...]] = ("yellow", "red", "blue", "black")
+PACK_CARDS: Final[dict[str, tuple[str, ...]]] = {
     pack: tuple(f"gt-{letter}-{i:02d}" for i in range(1, len(cards) + 1))
     for pack, (letter, _price, cards) in PACKS.items()
 }
-CARD_NAMES: dict[str, tuple[str, str]] = {
+CARD_NAMES: Final[dict[str, tuple[str, str]]] = {
     cid: PACKS[pack][2][i] for pack, ids in PACK_CARDS.items() for i, cid in enumerate(ids)
 }
-CARD_PACK: dict[str, str] = {cid: pack for pack, ids in PACK_CARDS.items() for cid in ids}
-SIDES = ("a", "b")
+CARD_PACK: Final[dict[str, str]] = {cid: pack for pack, ids in PACK_CARDS.items() for cid in ids}
+SIDES: Final = ("a", "b")
 
-TOKENS: tuple[str, ...] = ("great", "good", "ok", "no_way")
-TOKEN_VALUE = {"great": 3, "good": 2, "ok": 1, "no_way": -4}
-NO_MATCH_VALUE = -1
+TOKENS: Final[tuple[str, ...]] = ("great", "good", "ok", "no_way")
+TOKEN_VALUE: Final = {"great": 3, "good": 2, "ok": 1, "no_way": -4}
+NO_MATCH_VALUE: Final = -1
 
 
 def gift_name(card: str, side: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from games.base import (
     CHANCE,
@@ -104,7 +104,7 @@ class GiftTrapEngine(BaseEngine):
                 option="first_dealer",
             )
 
-        s = object.__new__(GiftTrapState)
+        s = GiftTrapState()
         s.n = n
         s.expert = opts["expert_cards"]
         s.packs = tuple(p for p in PACK_ORDER if p in opts["packs"])
@@ -260,12 +260,25 @@ class GiftTrapEngine(BaseEngine):
         require(not s.trap_used[by], GIFTTRAP_USED, "You have already played your GiftTRAP card.")
 
     def _apply(self, state: GiftTrapState, event: Event, actor: Any) -> GiftTrapState:
-        handlers = self.__dict__.get("_handlers")
-        if handlers is None:  # bound once per engine: looked up for every event
-            handlers = self.__dict__["_handlers"] = {
-                kind: getattr(self, "_do_" + kind) for kind in self.event_types
-            }
-        return handlers[event["do"]](state, event, actor)
+        kind = event["do"]
+        # An if-chain, most frequent first: compiled, each is a direct native call.
+        if kind == "give":
+            return self._do_give(state, event, actor)
+        if kind == "get":
+            return self._do_get(state, event, actor)
+        if kind == "reveal":
+            return self._do_reveal(state, event, actor)
+        if kind == "reveal_gets":
+            return self._do_reveal_gets(state, event, actor)
+        if kind == "get_more":
+            return self._do_get_more(state, event, actor)
+        if kind == "deal":
+            return self._do_deal(state, event, actor)
+        if kind == "choose_pack":
+            return self._do_choose_pack(state, event, actor)
+        if kind == "gifttrap":
+            return self._do_gifttrap(state, event, actor)
+        raise KeyError(kind)
 
     def _do_choose_pack(self, s: GiftTrapState, e: Event, by: int) -> GiftTrapState:
         check_phase(s, "choose_pack")
@@ -596,4 +609,4 @@ class GiftTrapEngine(BaseEngine):
         return words.tell_move(event, seat, before)
 
 
-ENGINE = GiftTrapEngine()
+ENGINE: Final = GiftTrapEngine()

@@ -7,10 +7,12 @@ The default set is what a record without options means.
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.base import Option
 from games.gift_trap.cards import PACK_ORDER
 
-OPTIONS: tuple[Option, ...] = (
+OPTIONS: Final[tuple[Option, ...]] = (
     Option(
         name="expert_cards",
         kind="bool",
