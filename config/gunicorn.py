@@ -29,3 +29,11 @@ def when_ready(server) -> None:
 def post_fork(server, worker) -> None:
     """A worker's own allocations: collect the young generation less often."""
     gc.set_threshold(50_000, 20, 100)
+
+
+def post_worker_init(worker) -> None:
+    """Start the bulk import's check pool with the worker (see replays.bulk)."""
+    if os.environ.get("IMPORT_POOL_PRESTART", "1") != "0":
+        from replays.bulk import validation_pool_start
+
+        validation_pool_start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from itertools import islice
+from typing import Any
 
 from django.db import connection
 from django.http import HttpResponse, StreamingHttpResponse
@@ -188,11 +189,35 @@ class RecordListCreateView(fastpath.FastCachedGet, ListAPIView):
         )
 
 
+class _Unbuffered(io.RawIOBase):
+    """The request's stream as a raw stream, so io.BufferedReader can buffer it."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def buffered(stream: Any) -> io.BufferedReader:
+    """The body read in 1 MiB chunks and split into lines in C.
+
+    The server's own stream (Django's LimitedStream over the WSGI input) finds each
+    line in Python: a tenth of a 1,000-game bulk upload's time went to reading it.
+    """
+    return io.BufferedReader(_Unbuffered(stream), buffer_size=1 << 20)
+
+
 class _RawBody(BaseParser):
     """Hands the body over as a binary stream: a bulk upload is split line by line."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        return stream if stream is not None else io.BytesIO()
+        return buffered(stream) if stream is not None else io.BytesIO()
 
 
 class NDJSONParser(_RawBody):
@@ -251,7 +276,7 @@ class _StreamBody(BaseParser):
     media_type = "application/x-ndjson"
 
     def parse(self, stream, media_type=None, parser_context=None):
-        return stream if stream is not None else io.BytesIO()
+        return buffered(stream) if stream is not None else io.BytesIO()
 
 
 class ImportJobCreateView(APIView):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import orjson
 import pytest
@@ -110,3 +111,34 @@ def test_a_bulk_record_is_the_record_a_single_upload_stores(api, make_document):
     again = Record.objects.get()
     assert {name: getattr(again, name) for name in fields} == from_bulk
     assert from_bulk["simulated"] is True
+
+
+def test_the_pool_can_start_before_the_first_upload(settings):
+    """A web worker starts the pool's children when it starts (config/gunicorn.py)."""
+    settings.IMPORT_WORKERS = 2
+    bulk.validation_pool_start()
+    pool = bulk.validation_pool()
+    assert pool is not None
+    deadline = time.monotonic() + 30
+    while len(pool._processes) < 2 and time.monotonic() < deadline:  # started by the warm-up
+        time.sleep(0.05)
+    assert len(pool._processes) == 2
+    assert all(process.is_alive() for process in pool._processes.values())
+
+
+def test_a_bulk_body_is_read_in_lines_through_a_buffer():
+    from replays.api.views import buffered
+
+    class Trickle:  # a server stream that answers a few bytes at a time
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def read(self, size: int = -1) -> bytes:
+            chunk, self.data = self.data[:7], self.data[7:]
+            return chunk
+
+    lines = [orjson.dumps({"n": n, "pad": "x" * n}) + b"\n" for n in range(50)]
+    assert list(buffered(Trickle(b"".join(lines)))) == lines
+    assert list(bulk.lines_read(buffered(Trickle(b"".join(lines))))) == [
+        (n + 1, line) for n, line in enumerate(lines)
+    ]
