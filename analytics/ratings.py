@@ -418,15 +418,22 @@ def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
         affected = set(later.values_list("player_id", flat=True).distinct())
         later.delete()
         applications.filter(_from(start)).delete()
-        states = _restore(scope, affected, start)
         at, record_id = start
         records = records.filter(Q(order_at__gt=at) | Q(order_at=at, id__gte=record_id))
+    outcomes: Iterable[Outcome] = _outcomes(records)
+    if start is not None:
+        # Every player of a record from ``start`` on resumes from their last rating before
+        # it: also those whose later records had not been applied yet (records ingested
+        # out of order, a worker killed mid-ingest), not only those with history after it.
+        outcomes = list(outcomes)
+        players = affected | {p for outcome in outcomes for p in outcome.players}
+        states = _restore(scope, players, start)
     applied = 0
     touched: set[int] = set(affected)
     history_rows: list[HistoryRow] = []
     application_rows: list[tuple[int, datetime, str]] = []
     last: Key | None = None
-    for outcome in _outcomes(records):
+    for outcome in outcomes:
         if not outcome.rateable:
             continue
         history_rows.extend(_step(outcome, states))

@@ -1,5 +1,6 @@
 """Celery tasks: thin, named, keyword-only, idempotent."""
 
+import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -7,6 +8,8 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from analytics import ratings, services, simulations, snapshots
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -22,8 +25,26 @@ from analytics import ratings, services, simulations, snapshots
 def record_ingest(*, record_id: int) -> bool:
     ingested = services.record_ingest(record_id=record_id)
     if ingested:
-        services.dashboards_warm(record_ids=[record_id])
+        _warm_later([record_id])
     return ingested
+
+
+def _warm_later(record_ids: list[int]) -> None:
+    """Queue the dashboards' warm-up as a task of its own, after the ingest.
+
+    Its own task so an ingest takes as long as it did (a redelivered ingest repeats
+    only the ingest), and a broker away only costs the next visitor the rendering.
+    """
+    try:
+        dashboards_warm.delay(record_ids=record_ids)
+    except Exception:
+        logger.warning("dashboard warm-up not queued", exc_info=True)
+
+
+@shared_task(name="analytics.dashboards_warm", ignore_result=True)
+def dashboards_warm(*, record_ids: list[int]) -> None:
+    """Render the dashboards of these records' games, so the next visitor reads them cached."""
+    services.dashboards_warm(record_ids=record_ids)
 
 
 @shared_task(
@@ -99,5 +120,5 @@ def simulation_run(*, job_id: int) -> None:
 def records_ingest(*, record_ids: list[int]) -> int:
     """A bulk import's batch, announced once: each record through ``record_ingest``."""
     ingested = services.records_ingest(record_ids=record_ids)
-    services.dashboards_warm(record_ids=record_ids)
+    _warm_later(record_ids)
     return ingested

@@ -258,3 +258,25 @@ def test_rebuild_reports_drift(caplog):
     assert ratings.ratings_rebuild() == {"scopes": 1, "differences": 1}
     assert "ratings drift in game:secret_santa" in caplog.text
     assert_close(scope_ratings("game:secret_santa"), expected_for(GAMES))
+
+
+def test_a_late_record_resumes_players_whose_later_games_were_not_applied_yet():
+    """Records ingested out of order (a worker killed mid-ingest, redelivered messages).
+
+    Ana and Ben have a rated game on day 1 and a stored, not yet ingested one on day 4;
+    a late game of Cleo and Dan on day 2 recomputes the scope from day 2, which takes in
+    the day-4 game: Ana and Ben must resume from their day-1 ratings, not start afresh.
+    """
+    games = [
+        (["Ana", "Ben"], [10, 4], 1),
+        (["Cleo", "Dan"], [7, 9], 3),
+        (["Ana", "Ben"], [3, 8], 4),
+        (["Cleo", "Dan"], [5, 6], 2),
+    ]
+    store(table(*games[0][:2], day=games[0][2]))
+    store(table(*games[1][:2], day=games[1][2]))
+    with ratings.ratings_deferred():  # stored; its ingest has not reached the ratings yet
+        pending = store(table(*games[2][:2], day=games[2][2]))
+    store(table(*games[3][:2], day=games[3][2]))  # late: recomputes from day 2
+    record_ingest(record_id=pending.pk)  # the delayed ingest: already applied, unchanged
+    assert_close(scope_ratings("game:secret_santa"), expected_for(games))
