@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.base import Result
 from games.gift_economy import ENGINE
 from games.gift_economy.cards import CLOSENESS, GOAL, RANKINGS, totals
-from games.gift_economy.engine import State
+from games.gift_economy.state import State
 from games.play import BOTS, self_play
 
 DEFAULT = next(o.default for o in ENGINE.options if o.name == "ranking")

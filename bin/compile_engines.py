@@ -6,18 +6,19 @@
 
 The pure-Python files in ``games/`` stay the one source of the rules: this compiles
 those same files (``COMPILED`` below) into extension modules placed beside them
-(``games/secret_santa.cpython-311-x86_64-linux-gnu.so`` next to ``secret_santa.py``,
+(``games/secret_santa/rules.cpython-311-x86_64-linux-gnu.so`` next to ``rules.py``,
 their shared code in ``games/_compiled__mypyc.*.so``), which Python imports
 in preference to the ``.py``. Nothing is generated that a person edits.
 ``GIFTBOX_COMPILE=0`` in the environment builds nothing and removes an earlier build
 (and, at run time, makes ``games`` import the ``.py`` files even beside a build).
 
 Why these modules: a class compiled by mypyc cannot be subclassed by an interpreted
-one, so ``games/base.py`` and every engine built on it are compiled together, with
-the state classes and card tables they use on every event. The sentences
-(``words.py``), the bots (``greedy.py``) and the views (``gift_trap/present.py``) are
-not on the replay path and stay interpreted, as do ``play.py``, ``registry.py`` and
-the packages' ``__init__.py``.
+one, so ``games/base.py`` and every engine built on it are compiled together: in every
+game package (one shape, docs/architecture.md) the ``cards``, ``options``, ``state``,
+``rules`` and ``views`` modules, which replay and the replay pages use on every event
+and step. The sentences (``words.py``) and the bots (``bot.py``) are not on those paths
+and stay interpreted, as do ``play.py``, ``registry.py`` and the packages'
+``__init__.py``.
 
 A stale build is never imported: the build bakes the hash of the compiled sources
 into one more extension module, ``games._native``, and ``games/__init__.py`` compares
@@ -48,18 +49,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The modules compiled, as paths from the repository root (see the module docstring).
 COMPILED: tuple[str, ...] = (
     "games/base.py",
-    "games/secret_santa.py",
-    "games/gift_economy/cards.py",
-    "games/gift_economy/options.py",
-    "games/gift_economy/engine.py",
-    "games/gift_gift_gone/cards.py",
-    "games/gift_gift_gone/engine.py",
-    "games/gift_swap/cards.py",
-    "games/gift_swap/engine.py",
-    "games/gift_trap/cards.py",
-    "games/gift_trap/options.py",
-    "games/gift_trap/state.py",
-    "games/gift_trap/engine.py",
+    *(
+        f"games/{game}/{module}.py"
+        for game in ("secret_santa", "gift_economy", "gift_gift_gone", "gift_swap", "gift_trap")
+        for module in ("cards", "options", "state", "rules", "views")
+    ),
 )
 #: The module holding the hash of the sources a build was made from (only ever compiled).
 HASH_MODULE = "games/_native.py"

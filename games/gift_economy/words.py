@@ -7,6 +7,9 @@ the engine's state, so a sentence cannot say more than its seat may see (see
 Turn draws and a King's draw carry no event of their own (the shuffle fixed the
 deck order): they are told with the event that caused them, from the change
 between the views before and after (a seat sees only its own new cards).
+
+A little over 500 lines: the catalog, the sentences and the labels share one set of
+phrase helpers, and the engine shape has no second module of words to split them into.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from games.gift_economy.cards import (
     RES,
     RESOURCES,
     SPECIALS,
+    SUIT_OF,
 )
 
 View = Mapping[str, Any]
@@ -36,12 +40,6 @@ Maybe = View | None  # a view, or None when the caller has no state
 
 ICON: dict[str, str] = {"food": "🍞", "tools": "🔨", "medicine": "💊", "luxuries": "💎"}
 COLOUR: dict[str, str] = {"food": "green", "tools": "blue", "medicine": "red", "luxuries": "purple"}
-SUIT_WORD: dict[str, str] = {
-    "food": "clubs",
-    "tools": "spades",
-    "medicine": "hearts",
-    "luxuries": "diamonds",
-}
 #: The rulebook's names for the three families of Special Event cards.
 FAMILY: dict[str, tuple[str, str]] = {
     "jack": ("Geocaching", "🧭"),
@@ -74,7 +72,7 @@ def _build_catalog() -> dict[str, CardInfo]:
                 "icon": ICON[res],
                 "value": pts,
                 "colour": COLOUR[res],
-                "text": f"{_points(pts)} of {res} ({SUIT_WORD[res]}).",
+                "text": f"{_points(pts)} of {res} ({SUIT_OF[res]}).",
                 "kind": res.capitalize(),
             }
         else:
@@ -207,7 +205,11 @@ def tell(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
     """One sentence for an event view, as ``seat`` may know it."""
     kind = event.get("do")
     teller = _TELLERS.get(kind) if isinstance(kind, str) else None
-    main = teller(event, seat, before, after) if teller else "Something happens."
+    if teller is not None:
+        main = teller(event, seat, before, after)
+    else:
+        does = _DOES.get(kind) if isinstance(kind, str) else None
+        main = f"{_by(event, before)} {does}" if does else "Something happens."
     extra = _aftermath(event, seat, before, after)
     return main + "".join(f"; {clause}" for clause in extra) + "."
 
@@ -242,17 +244,9 @@ def _tell_offer(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str
     return text
 
 
-def _tell_skip(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
-    return f"{_by(event, before)} makes no more offers this turn"
-
-
 def _tell_counter(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
     cards = _cards_field(event.get("cards"))
     return f"{_by(event, before)} counters with {set_phrase(cards)}"
-
-
-def _tell_decline(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
-    return f"{_by(event, before)} declines to counter"
 
 
 def _tell_accept(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
@@ -269,10 +263,6 @@ def _tell_accept(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> st
             f"to {them} and {card_list(got)} to {by}"
         )
     return f"{by} accepts {them}'s counter and they swap the cards"
-
-
-def _tell_reject(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
-    return f"{_by(event, before)} turns down every counter"
 
 
 def _tell_special(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
@@ -325,20 +315,19 @@ def _tell_random(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> st
     return f"{seat_ref(target)} discards {name(card)}, picked at random"
 
 
-def _tell_end_turn(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
-    return f"{_by(event, before)} ends the turn"
-
-
+#: The events told by who makes them and what they do, nothing more.
+_DOES: dict[str, str] = {
+    "skip_trade": "makes no more offers this turn",
+    "decline": "declines to counter",
+    "reject": "turns down every counter",
+    "end_turn": "ends the turn",
+}
 _TELLERS = {
     "shuffle": _tell_shuffle,
     "offer": _tell_offer,
-    "skip_trade": _tell_skip,
     "counter": _tell_counter,
-    "decline": _tell_decline,
     "accept": _tell_accept,
-    "reject": _tell_reject,
     "play_special": _tell_special,
-    "end_turn": _tell_end_turn,
     "pass_card": _tell_choice,
     "discard": _tell_choice,
     "random_discard": _tell_random,

@@ -180,3 +180,10 @@ def score_cards(ids: Iterable[str]) -> tuple[int, dict[str, Any]]:
                 )
     assert best is not None
     return best
+
+
+@cache
+def row_score_range(size: int) -> tuple[int, int]:
+    """Lowest and highest score of any ``size`` cards of the deck (for ``score_bounds``)."""
+    totals = [score_cards(row)[0] for row in itertools.combinations(ALL_IDS, size)]
+    return min(totals), max(totals)

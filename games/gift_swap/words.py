@@ -14,11 +14,11 @@ from typing import Any
 from games.base import CardInfo, Event, and_list, seat_ref
 from games.base import ordinal as base_ordinal
 from games.gift_swap.cards import CARDS, GREEN, NEON, POLAROID, RED, REGIFT, REWRAP, TRADE
+from games.gift_swap.state import ASIDE
 
 JSON = Any
 View = dict[str, JSON] | None
 
-ASIDE = "aside"
 
 EFFECT_TEXT = {
     REGIFT: "Regift: when turned face up, you may swap it for any face-down card "

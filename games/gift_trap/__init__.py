@@ -3,15 +3,24 @@
 Rulebook: ``seeds/002_96452d4b254e46ec.txt``; the rules as implemented, with
 every numbered interpretation, are in ``docs/rules/gift_trap.md``.
 
-The package is split so each part stays readable: ``cards`` (components),
-``options`` (the typed house rules), ``state`` (the position, reason codes),
-``engine`` (the rules) and ``present`` (views and the greedy bot).
+The modules, in order of dependency (each imports only ``games.base`` and those above
+it; ``rules`` imports ``views``, ``bot`` and ``words`` to delegate to them, and they
+never import ``rules`` at run time):
+
+- ``cards``: the components: gift cards, packs, GET tokens and their values;
+- ``options``: ``OPTIONS``, the typed house rules;
+- ``state``: ``State`` (one position, ``copy()``), reason codes, field readers,
+  ``owes``/``trap_ok``;
+- ``rules``: ``GiftTrapEngine`` (setup, turns, legal events, handlers, scoring), ``ENGINE``;
+- ``views``: ``view`` and ``event_view``, what each seat may see;
+- ``bot``: ``greedy_event``, the greedy bot;
+- ``words``: ``CATALOG``, ``tell`` and ``tell_move``, the events told in words.
 """
 
 from games.gift_trap.cards import CARD_NAMES, PACK_CARDS, PACK_ORDER, TOKENS, gift_name
-from games.gift_trap.engine import ENGINE, GiftTrapEngine
 from games.gift_trap.options import OPTIONS
-from games.gift_trap.state import GiftTrapState
+from games.gift_trap.rules import ENGINE, GiftTrapEngine
+from games.gift_trap.state import State
 
 __all__ = [
     "CARD_NAMES",
@@ -21,6 +30,6 @@ __all__ = [
     "PACK_ORDER",
     "TOKENS",
     "GiftTrapEngine",
-    "GiftTrapState",
+    "State",
     "gift_name",
 ]

@@ -1,4 +1,8 @@
-"""The GiftTRAP position, reason codes and event-field readers."""
+"""The GiftTRAP position, reason codes, event-field readers and who owes a choice.
+
+``owes`` and ``trap_ok`` live here, not on the engine, because the rules
+(``rules.py``), the views (``views.py``) and the bot (``bot.py``) all ask them.
+"""
 
 from __future__ import annotations
 
@@ -33,8 +37,8 @@ ALREADY_TRAPPED: Final = "already_trapped"
 ROUND_PHASES: Final = ("give", "get", "reveal")
 
 
-class GiftTrapState:
-    """One position. Never mutated once returned: ``clone`` then replace fields.
+class State:
+    """One position. Never mutated once returned: ``copy`` then replace fields.
 
     Every field holds an immutable value (int, str, tuple, or a dict that is
     replaced, never updated), so a shallow copy is a safe, cheap copy.
@@ -71,14 +75,14 @@ class GiftTrapState:
     last_grid: tuple[tuple[str, str], ...]  # the last round's grid, shown beside its log
     ended_by: str | None  # "gifted" (someone in the Gifted Zone) or "round_limit"
 
-    def clone(self) -> GiftTrapState:
+    def copy(self) -> State:
         """A shallow copy, spelled out field by field.
 
         Runs for every event. ``__dict__`` tricks are out: the class is compiled by
-        mypyc (see ``games/build.py``), where it has no attribute dict and a
+        mypyc (see ``bin/compile_engines.py``), where it has no attribute dict and a
         field-by-field copy is a few native stores.
         """
-        new = GiftTrapState()
+        new = State()
         new.n = self.n
         new.expert = self.expert
         new.packs = self.packs
@@ -142,7 +146,7 @@ def whole_field(event: Mapping[str, Any], name: str) -> int:
     return value
 
 
-def seat_field(state: GiftTrapState, event: Mapping[str, Any], name: str) -> int:
+def seat_field(state: State, event: Mapping[str, Any], name: str) -> int:
     value = whole_field(event, name)
     if not 0 <= value < state.n:
         raise IllegalEvent(
@@ -151,7 +155,7 @@ def seat_field(state: GiftTrapState, event: Mapping[str, Any], name: str) -> int
     return value
 
 
-def gift_field(state: GiftTrapState, event: Mapping[str, Any]) -> int:
+def gift_field(state: State, event: Mapping[str, Any]) -> int:
     value = whole_field(event, "gift")
     if not 1 <= value <= len(state.grid):
         raise IllegalEvent(
@@ -161,9 +165,28 @@ def gift_field(state: GiftTrapState, event: Mapping[str, Any]) -> int:
     return value
 
 
-def check_phase(state: GiftTrapState, *phases: str) -> None:
+def check_phase(state: State, *phases: str) -> None:
     if state.phase not in phases:
         raise IllegalEvent(
             WRONG_PHASE,
             f"That is not done now: the game is in the {state.phase!r} step.",
         )
+
+
+def trap_ok(s: State, seat: int) -> bool:
+    """May ``seat`` play its GiftTRAP card now (expert cards, a round step, card unused)?"""
+    return s.expert and s.phase in ROUND_PHASES and not s.trap_used[seat]
+
+
+def owes(s: State, seat: int) -> bool:
+    """Does ``seat`` still have a compulsory choice in this step?"""
+    phase = s.phase
+    if phase == "give":
+        row = s.gives[seat]
+        # A 0 (no gift yet) for another seat: one beyond the seat's own 0, if it has one.
+        return row.count(0) > (row[seat] == 0)
+    if phase == "get":
+        return 0 in s.gets[seat] or (s.expert and s.get_more[seat] is None)
+    if phase == "reveal":
+        return seat == (s.dealer + s.step) % s.n
+    return False

@@ -1,6 +1,6 @@
 """Gift Economy's table: hands sorted into the four resources, the deal on the table.
 
-Drawn from the engine's view only (``games.gift_economy.engine.view``): a seat's
+Drawn from the engine's view only (``games.gift_economy.views.view``): a seat's
 own hand shows as faces grouped by resource with its progress towards exactly
 12 of each; other hands are a face-down pile with a count (the view holds no
 more). The middle of the table holds the offer with every counter (potlatch

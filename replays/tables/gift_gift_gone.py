@@ -1,6 +1,6 @@
 """Gift Gift Gone's table: hands, claimed gifts, the deck and the discard pile, a trade.
 
-Drawn from the engine's view only (see ``GiftGiftGoneEngine.view``): the viewer's
+Drawn from the engine's view only (see ``games/gift_gift_gone/views.py``): the viewer's
 hand as faces, other hands as backs; each player's claimed gifts in front of them,
 grouped per gift with their points (a six-card gift is frozen); the deck as a pile
 (its faces only when everyone may see, in a folded list); the whole discard pile,

@@ -1,6 +1,6 @@
 """The GiftTRAP table: the gift grid, the GIVE and GET tracks, each player's tokens.
 
-Drawn from the engine's view only (see ``games/gift_trap/present.py``): a GIVE
+Drawn from the engine's view only (see ``games/gift_trap/views.py``): a GIVE
 token shows its gift to its giver, and to everyone once its receiver turns it
 over; a player's GET tokens show where they lie to their owner, and to everyone
 once turned over; before that the table sees only how many are placed.

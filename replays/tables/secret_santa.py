@@ -1,6 +1,6 @@
 """Secret Santa's table: hands held backs out, face-down gifts, the Unexpected guest.
 
-Drawn from the engine's view only (``games.secret_santa.SecretSantaEngine.view``):
+Drawn from the engine's view only (``games.secret_santa.views.view``):
 
 * each player's hand: faces for the viewer's own hand (and for everyone's when
   the view shows all), otherwise one back per card in its colour (backs are
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.secret_santa_words import CATEGORY_NAMES, ordinal
+from games.secret_santa.words import CATEGORY_NAMES, ordinal
 from replays.tables.kit import Html, Table, el, points
 
 REVEALED_PHASES = ("deal", "over")

@@ -58,13 +58,13 @@ def test_the_recipe_and_the_package_hash_alike():
 
 
 def test_opting_out_at_run_time_imports_the_sources():
-    code = "import games, games.secret_santa as m; print(games.ENGINE_BUILD, m.__file__)"
+    code = "import games, games.secret_santa.rules as m; print(games.ENGINE_BUILD, m.__file__)"
     env = {**os.environ, "GIFTBOX_COMPILE": "0"}
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     ).stdout.split()
     assert out[0] == "pure"
-    assert out[1].endswith("secret_santa.py")
+    assert out[1].endswith("secret_santa/rules.py")
 
 
 def test_a_stale_build_is_not_imported(tmp_path):
@@ -74,11 +74,11 @@ def test_a_stale_build_is_not_imported(tmp_path):
     shutil.copytree(
         ROOT / "games", tmp_path / "games", ignore=shutil.ignore_patterns("__pycache__")
     )
-    changed = tmp_path / "games" / "secret_santa.py"
+    changed = tmp_path / "games" / "secret_santa" / "rules.py"
     changed.write_text(changed.read_text() + "\n# changed after the build\n")
     code = (
         "import warnings; warnings.simplefilter('always')\n"
-        "import games, games.secret_santa as s, games.gift_swap.engine as g\n"
+        "import games, games.secret_santa.rules as s, games.gift_swap.rules as g\n"
         "print(games.ENGINE_BUILD, s.__file__, g.__file__)\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "GIFTBOX_COMPILE"}
@@ -89,13 +89,13 @@ def test_a_stale_build_is_not_imported(tmp_path):
     build, santa, swap = done.stdout.split()
     assert build == "stale"
     assert santa == str(changed)
-    assert swap.endswith("engine.py")  # every compiled module, not only the changed one
+    assert swap.endswith("gift_swap/rules.py")  # every compiled module, not only the changed one
     assert "run bin/setup" in done.stderr
 
 
 @pytest.mark.parametrize("engine", all_engines(), ids=lambda e: e.slug)
 def test_states_pickle_and_copy(engine):
-    """Snapshots pickle states (replays.snapshots): every state of a game round-trips."""
+    """Snapshots pickle states (replays.state_cache): every state of a game round-trips."""
     rng = random.Random(7)
     n = engine.min_players
     bots = [BOTS["greedy"]] * n

@@ -28,8 +28,8 @@ from games.gift_economy.cards import (
     SPECIALS,
     totals,
 )
-from games.gift_economy.engine import State
 from games.gift_economy.options import END_OF_GAME
+from games.gift_economy.state import State
 from games.play import BOTS, self_play
 from tests.games.conformance import check_game
 from tests.games.test_gift_economy import arrange

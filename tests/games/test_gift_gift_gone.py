@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.base import CHANCE, IllegalEvent, InvalidSetup
-from games.gift_gift_gone import ENGINE, GGGState
+from games.gift_gift_gone import ENGINE, State
 from games.gift_gift_gone.cards import FULL_GIFTS, GIFT_OF, SMALL_GIFTS, VALUE
 from games.play import BOTS, self_play
 from tests.games.conformance import check_game, play_game
@@ -52,7 +52,7 @@ def position(
     deck: list[str] | None = None,
     turn: int = 0,
     options: dict | None = None,
-) -> GGGState:
+) -> State:
     """A mid-game position built directly (for edge cases the rulebook has no example of).
 
     Unlisted hands are filled with six different gifts; unlisted cards form the deck

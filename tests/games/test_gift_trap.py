@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.base import IllegalEvent, InvalidSetup
-from games.gift_trap import ENGINE, PACK_CARDS, TOKENS, GiftTrapState
+from games.gift_trap import ENGINE, PACK_CARDS, TOKENS, State
 from games.play import replay_states
 from tests.games.conformance import check_game, play_game
 
@@ -23,13 +23,13 @@ def ev(by: int | str, do: str, **fields: object) -> dict:
     return {"by": by, "do": do, **fields}
 
 
-def refused(state: GiftTrapState, event: dict) -> str:
+def refused(state: State, event: dict) -> str:
     with pytest.raises(IllegalEvent) as info:
         E.apply(state, event)
     return info.value.code
 
 
-def natural_deal(state: GiftTrapState) -> dict:
+def natural_deal(state: State) -> dict:
     """The deal a pack allows with the unseen cards taken in id order, side a up."""
     k = state.n + 1
     unseen, queue = state.unseen[state.pack], state.queue[state.pack]
@@ -37,7 +37,7 @@ def natural_deal(state: GiftTrapState) -> dict:
     return ev("chance", "deal", cards=cards, sides=["a"] * k)
 
 
-def start(n: int, pack: str = "yellow", **options: object) -> GiftTrapState:
+def start(n: int, pack: str = "yellow", **options: object) -> State:
     s = E.setup(n, options)
     s = E.apply(s, ev(s.dealer, "choose_pack", pack=pack))
     return E.apply(s, natural_deal(s))
@@ -47,7 +47,7 @@ def default_gives(n: int) -> dict[tuple[int, int], int]:
     return {(g, r): (r - g) % n + 1 for g in range(n) for r in range(n) if g != r}
 
 
-def give_all(s: GiftTrapState, gives: dict[tuple[int, int], int], more: dict | None = None):
+def give_all(s: State, gives: dict[tuple[int, int], int], more: dict | None = None):
     for (g, r), gift in gives.items():
         fields = {"to": r, "gift": gift}
         if s.expert:
@@ -56,7 +56,7 @@ def give_all(s: GiftTrapState, gives: dict[tuple[int, int], int], more: dict | N
     return s
 
 
-def get_all(s: GiftTrapState, gets: dict[int, tuple[int, int, int, int]], get_more=None):
+def get_all(s: State, gets: dict[int, tuple[int, int, int, int]], get_more=None):
     for seat, gifts in gets.items():
         for token, gift in zip(TOKENS, gifts, strict=True):
             s = E.apply(s, ev(seat, "get", token=token, gift=gift))
@@ -65,7 +65,7 @@ def get_all(s: GiftTrapState, gets: dict[int, tuple[int, int, int, int]], get_mo
     return s
 
 
-def reveal_all(s: GiftTrapState, hook: Callable | None = None) -> GiftTrapState:
+def reveal_all(s: State, hook: Callable | None = None) -> State:
     """Reveal in the rulebook's order; each revealer opens tokens in giver-seat order."""
     for i in range(s.n):
         r = (s.dealer + i) % s.n
@@ -87,9 +87,9 @@ def play_round(s, gives=None, gets=None, more=None, get_more=None, pack="yellow"
     return reveal_all(s, hook)
 
 
-def with_tracks(s: GiftTrapState, give: list[int], get: list[int]) -> GiftTrapState:
+def with_tracks(s: State, give: list[int], get: list[int]) -> State:
     """Shortcut for positions many rounds deep: put the markers on given spaces."""
-    t = s.clone()
+    t = s.copy()
     t.give_pos, t.get_pos = tuple(give), tuple(get)
     return t
 
@@ -438,7 +438,7 @@ def test_gifttrap_blocks_later_scoring_of_that_gift_only_this_round():
     assert all(x["match"] != "trapped" for x in E.view(s, None)["round_log"])
 
 
-def reveal_all_rest(s: GiftTrapState) -> GiftTrapState:
+def reveal_all_rest(s: State) -> State:
     while s.phase == "reveal":
         r = s.revealer
         event = next(e for e in E.legal_events(s, r) if e["do"] != "gifttrap")
@@ -486,9 +486,9 @@ def test_card_multiset_includes_packs_left_in_the_box():
 
 
 # -- hidden choices -----------------------------------------------------------------
-def scramble(s: GiftTrapState, seat: int) -> GiftTrapState:
+def scramble(s: State, seat: int) -> State:
     """Change every choice of other seats that ``seat`` may not know yet."""
-    t = s.clone()
+    t = s.copy()
     k = max(len(s.grid), 1)
     gives, give_more, gets, get_more = list(map(list, s.gives)), list(s.give_more), [], []
     for p in range(s.n):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.gift_trap import ENGINE, PACK_CARDS, GiftTrapState
+from games.gift_trap import ENGINE, PACK_CARDS, State
 from tests.games.words import check_labels, check_sentence
 
 E = ENGINE
@@ -12,7 +12,7 @@ def ev(by: int | str, do: str, **fields: object) -> dict:
     return {"by": by, "do": do, **fields}
 
 
-def told(event: dict, state: GiftTrapState) -> dict[int | None, str]:
+def told(event: dict, state: State) -> dict[int | None, str]:
     """The sentence for everyone (None) and for each seat, checked by the shared rules."""
     after = E.apply(state, event)
     out: dict[int | None, str] = {}
@@ -24,19 +24,19 @@ def told(event: dict, state: GiftTrapState) -> dict[int | None, str]:
     return out
 
 
-def chosen(n: int = 3, **options: object) -> GiftTrapState:
+def chosen(n: int = 3, **options: object) -> State:
     s = E.setup(n, options)
     return E.apply(s, ev(0, "choose_pack", pack="yellow"))
 
 
-def dealt(n: int = 3, **options: object) -> GiftTrapState:
+def dealt(n: int = 3, **options: object) -> State:
     """Gifts 1..n+1 are gt-y-01.. side a: Rubber duck, Box of chalk, Fortune cookies, Yo-yo."""
     s = chosen(n, **options)
     cards = [f"gt-y-{i:02d}" for i in range(1, n + 2)]
     return E.apply(s, ev("chance", "deal", cards=cards, sides=["a"] * (n + 1)))
 
 
-def given(s: GiftTrapState, more: int | None = None) -> GiftTrapState:
+def given(s: State, more: int | None = None) -> State:
     """Seat g gives seat r gift (r - g) % n + 1; seat 0's Give More goes to ``more``."""
     for g in range(s.n):
         for r in range(s.n):
@@ -46,7 +46,7 @@ def given(s: GiftTrapState, more: int | None = None) -> GiftTrapState:
     return s
 
 
-def placed(s: GiftTrapState, get_more: int | None = None) -> GiftTrapState:
+def placed(s: State, get_more: int | None = None) -> State:
     """Everyone: GREAT 1, GOOD 2, OK 3, NO WAY 4; seat 1's Get More under ``get_more``."""
     for seat in range(s.n):
         for token, gift in zip(("great", "good", "ok", "no_way"), (1, 2, 3, 4), strict=True):

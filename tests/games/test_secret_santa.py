@@ -23,7 +23,7 @@ from games.secret_santa import (
     FIRST_WITH_ROOM,
     HAND_SIZE,
     TO_GUEST,
-    SecretSantaState,
+    State,
     deal_cards,
     round_score,
     score_breakdown,
@@ -62,7 +62,7 @@ def position(
     first: int = 0,
     totals: tuple[int, ...] | None = None,
     round_no: int = 1,
-) -> SecretSantaState:
+) -> State:
     """A mid-round position built directly (for edge cases deep in a round)."""
     n = len(hands)
     state = ENGINE.setup(n).copy()
@@ -245,7 +245,7 @@ def test_deal_by_a_seat_or_with_extra_fields_refused():
 # -- taking -----------------------------------------------------------------------------
 
 
-def dealt(n: int, seed: int = 7) -> SecretSantaState:
+def dealt(n: int, seed: int = 7) -> State:
     deck = list(CARDS)
     random.Random(seed).shuffle(deck)
     return ENGINE.apply(ENGINE.setup(n), deal(deck))

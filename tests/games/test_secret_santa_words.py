@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from games.secret_santa import CARDS, ENGINE, SecretSantaState
-from games.secret_santa_words import cards_phrase, ordinal
+from games.secret_santa import CARDS, ENGINE, State
+from games.secret_santa.words import cards_phrase, ordinal
 from tests.games.words import check_labels, check_sentence
 
 
@@ -30,7 +30,7 @@ def position(
     piles: list[list[str]] | None = None,
     active: int = 0,
     totals: tuple[int, ...] | None = None,
-) -> SecretSantaState:
+) -> State:
     """A mid-round position of round 1 built directly; each seat knows its hand."""
     n = len(hands)
     state = ENGINE.setup(n).copy()
@@ -46,7 +46,7 @@ def position(
     return state
 
 
-def table() -> SecretSantaState:
+def table() -> State:
     """Three players; seat 0 to take. The Matamug is the 2nd card in seat 1's hand."""
     return position(
         [
@@ -59,7 +59,7 @@ def table() -> SecretSantaState:
     )
 
 
-def told(event: dict, state: SecretSantaState, n: int = 3) -> dict:
+def told(event: dict, state: State, n: int = 3) -> dict:
     """The sentence for everyone (None) and each seat, each checked for leaks."""
     after = ENGINE.apply(state, event)
     sentences = {}

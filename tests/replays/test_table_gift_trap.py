@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from games.gift_trap import ENGINE, GiftTrapState
+from games.gift_trap import ENGINE, State
 from games.play import BOTS, replay_states, self_play
 from replays.tables import table_html, table_target
 from tests.games.words import card_ids_in
@@ -22,7 +22,7 @@ def ev(by: int | str, do: str, **fields: object) -> dict:
     return {"by": by, "do": do, **fields}
 
 
-def html_for(state: GiftTrapState, seat: int | None) -> str:
+def html_for(state: State, seat: int | None) -> str:
     return table_html(ENGINE, state, seat=seat, players=NAMES[: state.n])
 
 
@@ -67,7 +67,7 @@ def test_expert_tables_show_exactly_the_view(n):
 
 
 # -- hand-built positions -------------------------------------------------------------------
-def dealt(n: int = 3, **options: object) -> GiftTrapState:
+def dealt(n: int = 3, **options: object) -> State:
     """Yellow pack, gifts 1..n+1 = gt-y-01.. with side a up (Rubber duck, Box of chalk...)."""
     s = ENGINE.setup(n, options)
     s = ENGINE.apply(s, ev(0, "choose_pack", pack="yellow"))
@@ -75,7 +75,7 @@ def dealt(n: int = 3, **options: object) -> GiftTrapState:
     return ENGINE.apply(s, ev("chance", "deal", cards=cards, sides=["a"] * (n + 1)))
 
 
-def given(s: GiftTrapState) -> GiftTrapState:
+def given(s: State) -> State:
     """Seat g gives seat r gift (r - g) % n + 1."""
     for g in range(s.n):
         for r in range(s.n):
@@ -85,7 +85,7 @@ def given(s: GiftTrapState) -> GiftTrapState:
     return s
 
 
-def placed(s: GiftTrapState) -> GiftTrapState:
+def placed(s: State) -> State:
     for seat in range(s.n):
         for token, gift in zip(("great", "good", "ok", "no_way"), (1, 2, 3, 4), strict=True):
             s = ENGINE.apply(s, ev(seat, "get", token=token, gift=gift))

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games.play import BOTS, replay_states, self_play
-from games.secret_santa import ENGINE, SecretSantaState
+from games.secret_santa import ENGINE, State
 from replays.tables import table_target
 from tests.replays.tables_check import DATA_CARD, DATA_KEY, check_tables, drawn
 
@@ -23,7 +23,7 @@ def test_tables_show_exactly_the_view(n, bot):
     check_tables(ENGINE, n, events, sample=12, seed=seed)
 
 
-def mid_round() -> SecretSantaState:
+def mid_round() -> State:
     """Three players; seat 0 to take; seat 1 has taken seat 0's Tea pot."""
     state = ENGINE.setup(3).copy()
     state.box = ()
@@ -44,7 +44,7 @@ def mid_round() -> SecretSantaState:
     return state
 
 
-def html_for(state: SecretSantaState, seat: int | None) -> str:
+def html_for(state: State, seat: int | None) -> str:
     return drawn(ENGINE, state, seat, NAMES[: ENGINE.num_players(state)])
 
 

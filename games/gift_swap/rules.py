@@ -1,20 +1,21 @@
 """Gift Swap rules engine (rulebook: seeds/000_50141e51f899c7e7.txt).
 
-A turn is a small queue of tasks so that every decision is its own event:
-the active player's ``swap`` opens a ``choose`` task (both seats pick Keep or
-Open in secret, any order), which resolves into ``place`` tasks (where a
-received card goes is public) and then ``effect`` tasks (active player
-first). Effects can push new tasks to the front (a Regift asks Keep/Open
-again). The turn ends when the queue empties. See docs/rules/gift_swap.md.
+The rules only: setup, whose move, the legal events, applying an event (one
+handler per event type), the end, scores and results. The turn's task queue,
+the state and the reason codes are in :mod:`games.gift_swap.state`; what a seat
+sees is in :mod:`games.gift_swap.views`, the greedy bot in
+:mod:`games.gift_swap.bot` and the words in :mod:`games.gift_swap.words`, to
+which the engine's methods of those names delegate. See docs/rules/gift_swap.md.
+
+The module runs past 500 lines because the protocol's methods and the handlers of
+all ten event types belong to the one engine class (compiled, each is a direct call).
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from functools import cache
+from collections.abc import Mapping
 from typing import Any, Final
 
 from games.base import (
@@ -27,7 +28,6 @@ from games.base import (
     Event,
     IllegalEvent,
     InvalidSetup,
-    Option,
     Result,
     check_player_count,
     field_int,
@@ -35,179 +35,40 @@ from games.base import (
     options_resolve,
     require,
 )
+from games.gift_swap import bot, views, words
 from games.gift_swap.cards import (
     ALL_IDS,
-    BLUE,
     CARDS,
-    GREEN,
-    RED,
     REGIFT,
     REWRAP,
     TRADE,
     arrangements,
     is_ascending,
+    row_score_range,
     score_cards,
     valid_positions,
 )
-from games.gift_swap.words import CATALOG, tell, tell_move
-
-ASIDE: Final = "aside"
-KEEP: Final = "keep"
-OPEN: Final = "open"
-EFFECT_EVENTS: Final = ("decline", REGIFT, REWRAP, TRADE)
-
-# Reason codes of this game.
-BAD_DEAL: Final = "bad_deal"
-WRONG_STEP: Final = "wrong_step"
-NOT_YOUR_CARDS: Final = "not_your_cards"
-NOT_ASCENDING: Final = "not_ascending"
-CARD_FACE_UP: Final = "card_face_up"
-CARD_FACE_DOWN: Final = "card_face_down"
-NOT_AN_OPPONENT: Final = "not_an_opponent"
-OWN_ROW: Final = "own_row"
-WRONG_EFFECT: Final = "wrong_effect"
-
-FIELDS: Final[dict[str, frozenset[str]]] = {
-    "deal": frozenset({"order"}),
-    "arrange": frozenset({"order"}),
-    "swap": frozenset({"card", "with_seat", "with_card"}),
-    "choose": frozenset({"choice"}),
-    "place": frozenset({"pos"}),
-    "decline": frozenset(),
-    REGIFT: frozenset({"row", "card"}),
-    REWRAP: frozenset({"row", "card"}),
-    TRADE: frozenset({"row", "card"}),
-    "flip": frozenset({"card"}),
-}
-
-# Tasks: ("choose", ((seat, card), ...), ((seat, choice), ...), ((seat, card), ...))
-#        ("place", seat, card)      ("effect", seat, card)
-Task = tuple[Any, ...]
-
-
-class State:
-    """One position. Never changed once ``_apply`` returns it: ``copy`` then set fields.
-
-    Every field holds an immutable value, so the shallow copy is a safe one. A plain
-    class with a field-by-field ``copy`` rather than a NamedTuple rebuilt per event:
-    mypyc compiles it to a struct (see ``games/build.py``), where a copy is a few
-    native stores.
-    """
-
-    __slots__ = (
-        "active",
-        "arranged",
-        "aside",
-        "deck",
-        "final",
-        "flipped_any",
-        "known",
-        "last_choices",
-        "n",
-        "phase",
-        "queue",
-        "regift_own_row",
-        "rows",
-        "special",
-        "start",
-        "turn",
-        "up",
-    )
-
-    n: int
-    start: int
-    phase: str  # deal, arrange, turn, special, over
-    deck: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    aside: tuple[str, ...]
-    up: frozenset[str]
-    known: tuple[frozenset[str], ...]  # per seat: card ids it has seen
-    arranged: tuple[bool, ...]
-    turn: int  # normal turns completed
-    active: int
-    special: tuple[int, ...]  # seats still to flip under the special condition
-    flipped_any: bool
-    queue: tuple[Task, ...]
-    last_choices: tuple[tuple[int, str], ...]
-    final: tuple[int, ...] | None
-    regift_own_row: bool  # option: a regift may take a face-down card of your own row
-
-    def copy(self) -> State:
-        """A shallow copy, spelled out field by field: it runs for every event."""
-        new = State()
-        new.n = self.n
-        new.start = self.start
-        new.phase = self.phase
-        new.deck = self.deck
-        new.rows = self.rows
-        new.aside = self.aside
-        new.up = self.up
-        new.known = self.known
-        new.arranged = self.arranged
-        new.turn = self.turn
-        new.active = self.active
-        new.special = self.special
-        new.flipped_any = self.flipped_any
-        new.queue = self.queue
-        new.last_choices = self.last_choices
-        new.final = self.final
-        new.regift_own_row = self.regift_own_row
-        return new
-
-    def _values(self) -> tuple[Any, ...]:
-        return (
-            self.n,
-            self.start,
-            self.phase,
-            self.deck,
-            self.rows,
-            self.aside,
-            self.up,
-            self.known,
-            self.arranged,
-            self.turn,
-            self.active,
-            self.special,
-            self.flipped_any,
-            self.queue,
-            self.last_choices,
-            self.final,
-            self.regift_own_row,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        """Equal positions are equal states (as they were when ``State`` was a NamedTuple)."""
-        if not isinstance(other, State):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def _replace(self, **changes: Any) -> State:
-        """A copy with some fields changed (as ``NamedTuple._replace``; tests use it)."""
-        new = self.copy()
-        for name, value in changes.items():
-            setattr(new, name, value)
-        return new
-
-
-#: Every field an event of each type may have.
-ALLOWED_FIELDS: Final[dict[str, frozenset[str]]] = {
-    kind: frozenset({"by", "do"}) | fields for kind, fields in FIELDS.items()
-}
-
-
-def _check_fields(event: Mapping[str, Any]) -> None:
-    if event.keys() <= ALLOWED_FIELDS[event["do"]]:
-        return
-    # Field names as ``object``: a caller's mapping may hold non-string keys, and
-    # compiled code checks a ``str`` variable's type.
-    names_given: Iterable[object] = event
-    extra = set(names_given) - {"by", "do"} - FIELDS[event["do"]]
-    if extra:
-        names = ", ".join(sorted(str(name) for name in extra))
-        raise IllegalEvent(MALFORMED_EVENT, f"Unexpected field(s): {names}.")
+from games.gift_swap.options import OPTIONS
+from games.gift_swap.state import (
+    ALLOWED_FIELDS,
+    ASIDE,
+    BAD_DEAL,
+    CARD_FACE_DOWN,
+    CARD_FACE_UP,
+    EFFECT_EVENTS,
+    FIELDS,
+    KEEP,
+    NOT_AN_OPPONENT,
+    NOT_ASCENDING,
+    NOT_YOUR_CARDS,
+    OPEN,
+    OWN_ROW,
+    WRONG_EFFECT,
+    WRONG_STEP,
+    State,
+    Task,
+    check_fields,
+)
 
 
 def _set(items: tuple, index: int, value: Any) -> tuple:
@@ -222,13 +83,6 @@ def _everyone_knows(state: State, card: str) -> tuple[frozenset[str], ...]:
     return tuple(k | {card} for k in state.known)
 
 
-@cache
-def row_score_range(size: int) -> tuple[int, int]:
-    """Lowest and highest score of any ``size`` cards of the deck (see ``score_bounds``)."""
-    totals = [score_cards(row)[0] for row in itertools.combinations(ALL_IDS, size)]
-    return min(totals), max(totals)
-
-
 class GiftSwapEngine(BaseEngine):
     slug = "gift_swap"
     name = "Gift Swap"
@@ -236,49 +90,7 @@ class GiftSwapEngine(BaseEngine):
     max_players = 4
     event_types = frozenset(FIELDS)
     chance_event_types = frozenset({"deal"})
-    options = (
-        Option(
-            name="start_player",
-            kind="int",
-            default=0,
-            low=0,
-            high=3,
-            description=(
-                "The seat that takes the first turn (and the Gift token); play then "
-                "passes to the left (seat + 1). Must be a seat at the table."
-            ),
-            rulebook="",
-            why=(
-                "The rulebook's start player is whoever most recently received a gift, "
-                "which is settled at the table and not known to the record; seat 0 is "
-                "the plain choice, and the club enters another seat when it differs."
-            ),
-        ),
-        Option(
-            name="regift_own_row",
-            kind="bool",
-            default=True,
-            description=(
-                "Whether a Regift card (values 1 and 4) may be swapped with a face-down "
-                "card in your own row. Nothing leaves your row, but you then Keep or "
-                "Open that card, and opening it turns a second card of yours face up "
-                "(its effect may fire, and your row may be all face up sooner). If "
-                "false, a Regift must take a card from an opponent's row or from the "
-                "set-aside cards."
-            ),
-            rulebook=(
-                "You may swap this gift with any facedown gift "
-                "(including the cards that were set aside)."
-            ),
-            why=(
-                'The card says "any facedown gift" and names the set-aside cards as '
-                "included, so it widens rather than narrows. Where the rulebook means "
-                "opponents only, it says so: the turn's swap takes \"one of the facedown "
-                "cards in one of your opponents' card row\". A swap within your own row "
-                "is not idle either: you then Keep or Open the card, and Open flips it."
-            ),
-        ),
-    )
+    options = OPTIONS
 
     # -- setup ----------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None) -> State:
@@ -415,7 +227,7 @@ class GiftSwapEngine(BaseEngine):
     def _apply(self, state: State, event: Event, actor: Actor) -> State:
         kind = event["do"]
         if not event.keys() <= ALLOWED_FIELDS[kind]:
-            _check_fields(event)
+            check_fields(event)
         # self.step(state), inlined: it runs for every event.
         phase = state.phase
         if phase in ("deal", "arrange", "over"):
@@ -731,117 +543,16 @@ class GiftSwapEngine(BaseEngine):
         everywhere = [*state.deck, *state.aside, *(c for row in state.rows for c in row)]
         return {c for c in everywhere if c not in state.up and c not in state.known[seat]}
 
-    # -- views ----------------------------------------------------------------
-    def _sees(self, state: State, seat: int | None, card: str) -> bool:
-        return seat is None or card in state.up or card in state.known[seat]
-
-    def _slot(self, state: State, seat: int | None, card: str) -> dict[str, Any]:
-        return {"card": card if self._sees(state, seat, card) else None, "up": card in state.up}
-
-    def _task_view(self, state: State, seat: int | None, task: Task) -> dict[str, Any]:
-        if task[0] == "choose":
-            data: dict[str, Any] = {
-                "task": "choose",
-                "seats": [s for s, _ in task[1]],
-                "chosen": [s for s, _ in task[2]],
-            }
-            picks = dict(task[2])
-            if seat is None:
-                data["choices"] = {str(s): c for s, c in task[2]}
-            elif seat in picks:
-                data["my_choice"] = picks[seat]
-            return data
-        card = task[2]
-        data = {"task": task[0], "seat": task[1]}
-        data["card"] = card if self._sees(state, seat, card) else None
-        if task[0] == "effect":
-            data["effect"] = CARDS[card].effect
-        return data
-
+    # -- views, words, bot: delegated ---------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "game": self.slug,
-            "phase": state.phase,
-            "step": self.step(state),
-            "players": state.n,
-            "start_player": state.start,
-            "round": state.turn // state.n + 1,
-            "turns_played": state.turn,
-            "active": state.active,
-            "to_move": list(self.to_move(state)),
-            "deck_count": len(state.deck),
-            "rows": [[self._slot(state, seat, c) for c in row] for row in state.rows],
-            "set_aside": [self._slot(state, seat, c) for c in state.aside],
-            "arranged": list(state.arranged),
-            "queue": [self._task_view(state, seat, t) for t in state.queue],
-            "last_choices": [{"seat": s, "choice": c} for s, c in state.last_choices],
-            "flipped_any": state.flipped_any,
-            "special_condition_left": list(state.special),
-            "scores": self.scores(state),
-        }
-        if seat is not None:
-            data["you"] = seat
-            mine = [c for c in state.rows[seat] if c in state.known[seat] or c in state.up]
-            data["my_known_score"] = score_cards(mine)[0]
-        if state.final is not None:
-            data["result"] = self.result(state).to_json()
-        return data
+        return views.view(self, state, seat)
 
-    def event_view(
-        self, event: Mapping[str, Any], seat: int | None, before: Any = None
-    ) -> Event:
-        """What ``seat`` learns from ``event``; ``before`` is the state it was applied to.
+    def event_view(self, event: Mapping[str, Any], seat: int | None, before: Any = None) -> Event:
+        """See :func:`games.gift_swap.views.event_view`."""
+        return views.event_view(self, event, seat, before)
 
-        * ``deal``: with ``before``, the seat's own dealt cards (``hand``, in
-          dealt order), computed by applying the deal to ``before`` with the
-          engine's own dealing; never another seat's cards nor the set-aside
-          order. Without ``before`` (or with a deal ``before`` refuses): hidden.
-        * ``choose``: its maker sees it. Others see it only when, per
-          ``before``, it is the last missing choice of its task, since all of
-          the task's choices are then revealed together (``last_choices``);
-          the first of two simultaneous choices shows only that it was made.
-          The event names no card, so it never shows a kept card.
-        * ``arrange``: only its maker sees the order; the row is arranged
-          secretly in hand (interpretations 8 and 10), so others learn only
-          that it was done, with or without ``before``.
-        * every other event names only positions, which are public.
-        """
-        if seat is None:
-            return dict(event)
-        kind, by = event.get("do"), event.get("by")
-        if by == CHANCE:
-            hidden: Event = {"by": CHANCE, "do": kind, "hidden": True}
-            if kind != "deal" or not isinstance(before, State) or before.phase != "deal":
-                return hidden
-            if not 0 <= seat < before.n:
-                return hidden
-            try:
-                dealt = self._deal(before, dict(event))
-            except IllegalEvent:
-                return hidden
-            return {"by": CHANCE, "do": "deal", "hand": list(dealt.rows[seat])}
-        if by == seat:
-            return dict(event)
-        if kind == "choose":
-            if self._completes_choice(before, by):
-                return {"by": by, "do": "choose", "choice": event.get("choice")}
-            return {"by": by, "do": kind, "hidden": True}
-        if kind == "arrange":
-            return {"by": by, "do": kind, "hidden": True}
-        return dict(event)
-
-    @staticmethod
-    def _completes_choice(before: Any, by: Any) -> bool:
-        """Whether a choice by ``by`` applied to ``before`` is its task's last one."""
-        if not isinstance(before, State) or not before.queue or before.queue[0][0] != "choose":
-            return False
-        _, received, picks, _ = before.queue[0]
-        waiting = [s for s, _ in received if s not in {p for p, _ in picks}]
-        return waiting == [by]
-
-    # -- words ------------------------------------------------------------------
     def card_catalog(self) -> dict[str, CardInfo]:
-        return CATALOG
+        return words.CATALOG
 
     def tell(
         self,
@@ -851,56 +562,14 @@ class GiftSwapEngine(BaseEngine):
         after: dict[str, JSON] | None,
     ) -> str:
         """See :mod:`games.gift_swap.words`: built from the views only."""
-        return tell(event, seat, before, after)
+        return words.tell(event, seat, before, after)
 
     def tell_move(self, event: Event, seat: int, before: dict[str, JSON]) -> str:
-        return tell_move(event, seat, before)
-
-    # -- greedy bot -------------------------------------------------------------
-    @staticmethod
-    def _worth(card: str | None) -> float:
-        if card is None:
-            return 0.0
-        c = CARDS[card]
-        if c.color == RED:
-            return c.icons
-        if c.color == BLUE:
-            return -c.icons
-        return 2.5 if c.color == GREEN and not c.quirky else 1.5
+        return words.tell_move(event, seat, before)
 
     def greedy_event(self, state: State, seat: int, rng: random.Random) -> Event:
-        """Give away the worst own card, take the best known one, always Open
-        (it ends the game sooner when ahead and fires effects), and use an
-        effect only when it trades up."""
-        legal = self.legal_events(state, seat)
-        step = self.step(state)
-        known = state.known[seat] | state.up
-
-        def seen(row: int | str, index: int) -> str | None:
-            cards = state.aside if row == ASIDE else state.rows[row]  # type: ignore[index]
-            return cards[index] if cards[index] in known else None
-
-        if step == "swap":
-
-            def gain(e: Event) -> float:
-                give = state.rows[seat][e["card"]]
-                take = seen(e["with_seat"], e["with_card"])
-                return self._worth(take) - self._worth(give) + rng.random() * 0.1
-
-            return max(legal, key=gain)
-        if step == "choose":
-            return {"by": seat, "do": "choose", "choice": OPEN}
-        if step == "effect":
-            own = self._worth(state.queue[0][2])
-            best, best_gain = legal[0], 0.0
-            for e in legal[1:]:
-                if e["do"] == REWRAP or e["row"] == seat:
-                    continue  # a Regift within your own row changes no score
-                g = self._worth(seen(e["row"], e["card"])) - own
-                if g > best_gain:
-                    best, best_gain = e, g
-            return best
-        return rng.choice(legal)
+        """See :func:`games.gift_swap.bot.greedy_event`."""
+        return bot.greedy_event(self, state, seat, rng)
 
 
 ENGINE: Final = GiftSwapEngine()

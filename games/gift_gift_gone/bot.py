@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 from games.base import Event
 from games.gift_gift_gone.cards import GIFT_OF, VALUE
+from games.gift_gift_gone.state import State
 
 if TYPE_CHECKING:
-    from games.gift_gift_gone.engine import GGGState, GiftGiftGoneEngine
+    from games.gift_gift_gone.rules import GiftGiftGoneEngine
 
 
-def _worth(s: GGGState, seat: int, counts: Counter[str], gift: str) -> float:
+def _worth(s: State, seat: int, counts: Counter[str], gift: str) -> float:
     """How much the seat wants to keep a card of ``gift`` (higher = keep)."""
     owner = s.owner.get(gift)
     if owner == seat:
@@ -28,13 +29,13 @@ def _worth(s: GGGState, seat: int, counts: Counter[str], gift: str) -> float:
     return counts[gift] * 10 + VALUE[gift]
 
 
-def _swap_gain(s: GGGState, seat: int, event: Event, counts: Counter[str]) -> int:
+def _swap_gain(s: State, seat: int, event: Event, counts: Counter[str]) -> int:
     gift, give = event["gift"], event["give"]
     gained = VALUE[gift] * (len(s.table[gift]) + counts[gift])
     return gained - VALUE[give] * len(s.table[give])
 
 
-def _swap_target(s: GGGState, seat: int, gift: str) -> bool:
+def _swap_target(s: State, seat: int, gift: str) -> bool:
     """Another player owns ``gift``, it is not frozen, and one card of it would let the
     seat swap one of its own smaller-valued gifts for it."""
     owner = s.owner.get(gift)
@@ -49,7 +50,11 @@ def _swap_target(s: GGGState, seat: int, gift: str) -> bool:
     )
 
 
-def choose(engine: GiftGiftGoneEngine, s: GGGState, seat: int, rng: random.Random) -> Event:
+def greedy_event(
+    engine: GiftGiftGoneEngine, state: State, seat: int, rng: random.Random
+) -> Event:
+    """The greedy bot's event for ``seat`` (the engine's ``greedy_event`` delegates here)."""
+    s = state
     legal = engine.legal_events(s, seat)
     if len(legal) == 1:
         return legal[0]

@@ -1,28 +1,24 @@
-"""How a GiftTRAP position looks to each seat, and the greedy bot.
+"""How a GiftTRAP position and its events look to each seat.
 
-Kept apart from the rules: nothing here changes a state.
+Kept apart from the rules: nothing here changes a state. The engine's ``view``
+and ``event_view`` are one-line delegations to these functions, which receive the
+engine (for its slug, ``to_move``, ``scores`` and ``result``) as a parameter.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from games.base import Event
 from games.gift_trap.cards import CARD_PACK, TOKENS, gift_name
-from games.gift_trap.state import GiftTrapState
+from games.gift_trap.state import State
 
 if TYPE_CHECKING:
-    from games.gift_trap.engine import GiftTrapEngine
+    from games.gift_trap.rules import GiftTrapEngine
 
 
-def appeal(card: str, side: str) -> int:
-    """A fixed, made-up 'taste' the greedy bot assumes everybody shares."""
-    return sum(map(ord, gift_name(card, side))) % 97
-
-
-def view(engine: GiftTrapEngine, state: GiftTrapState, seat: int | None) -> dict[str, Any]:
+def view(engine: GiftTrapEngine, state: State, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may know: its own choices, and others' only once turned over.
 
     Who gave to whom and how many GET tokens are down is public (the tokens lie
@@ -110,7 +106,10 @@ def view(engine: GiftTrapEngine, state: GiftTrapState, seat: int | None) -> dict
         out["result"] = engine.result(s).to_json()
     return out
 
-def event_view(event: Mapping[str, Any], seat: int | None) -> Event:
+
+def event_view(
+    engine: GiftTrapEngine, event: Mapping[str, Any], seat: int | None, before: Any = None
+) -> Event:
     """Deals are public; a give, a GET token or a Get More choice only to its maker."""
     kind = event.get("do")
     if kind == "deal" or seat is None or event.get("by") == seat:
@@ -120,49 +119,3 @@ def event_view(event: Mapping[str, Any], seat: int | None) -> Event:
     if kind in ("get", "get_more"):
         return {"by": event.get("by"), "do": kind, "hidden": True}
     return dict(event)
-
-def greedy_event(
-    engine: GiftTrapEngine, state: GiftTrapState, seat: int, rng: random.Random
-) -> Event:
-    """Assume everyone shares one taste (``appeal``): give and want the best gifts.
-
-    It GiftTRAPs a gift it gave when the receiver has just shown NO WAY on it.
-    """
-    s = state
-    legal = engine.legal_events(s, seat)
-    if s.phase == "choose_pack":
-        return rng.choice(legal)
-    ranked = sorted(
-        range(1, len(s.grid) + 1),
-        key=lambda g: (-appeal(*s.grid[g - 1]), g),
-    )
-    if engine.trap_ok(s, seat) and s.phase == "reveal":
-        r = s.revealer
-        gift = s.gives[seat][r]
-        if (
-            r != seat and s.gets_shown[r] and not s.shown[r][seat]
-            and s.gets[r][3] == gift and gift not in s.trapped
-        ):
-            return {"by": seat, "do": "gifttrap", "gift": gift}
-    if s.phase == "give" and engine.owes(s, seat):
-        row = s.gives[seat]
-        to = next(r for r in range(s.n) if r != seat and not row[r])
-        gift = next(g for g in ranked if g not in row)
-        event: Event = {"by": seat, "do": "give", "to": to, "gift": gift}
-        if s.expert:
-            event["more"] = s.give_more[seat] < 0
-        return event
-    if s.phase == "get" and engine.owes(s, seat):
-        row = s.gets[seat]
-        for i, tok in enumerate(TOKENS):
-            if not row[i]:
-                pick = ranked[-1] if tok == "no_way" else ranked[i]
-                return {"by": seat, "do": "get", "token": tok, "gift": pick}
-        return {"by": seat, "do": "get_more", "from": None}
-    if s.phase == "reveal" and seat == s.revealer:
-        return next(e for e in legal if e["do"] != "gifttrap")
-    # Only a GiftTRAP is left to do: block the gift least likely to matter.
-    traps = [e for e in legal if e["do"] == "gifttrap"]
-    return max(traps, key=lambda e: ranked.index(e["gift"]))
-
-

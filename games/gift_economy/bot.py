@@ -1,4 +1,4 @@
-"""A one-step greedy player for Gift Economy.
+"""Gift Economy's bot: a one-step greedy player (the engine's ``greedy_event``).
 
 It judges every legal event by the closeness score (48 = exactly 12 of each
 resource) of its own hand afterwards: it trades only when the swap helps,
@@ -12,17 +12,21 @@ and playing the same way under each lets a game be ranked by all of them
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.base import Event
 from games.gift_economy.cards import GOAL, PTS, RES, SPECIALS, closeness, totals
+from games.gift_economy.state import State
+
+if TYPE_CHECKING:
+    from games.gift_economy.rules import GiftEconomyEngine
 
 
 def _score_without(hand: tuple[str, ...], out: Any, got: Any = ()) -> int:
     return closeness(totals([c for c in hand if c not in out] + list(got)))
 
 
-def choose(engine: Any, state: Any, seat: int, rng: random.Random) -> Event:
+def greedy_event(engine: GiftEconomyEngine, state: State, seat: int, rng: random.Random) -> Event:
     """Best event by a one-step look-ahead on the seat's own hand; random tie-break."""
     legal = engine.legal_events(state, seat)
     hand = state.hands[seat]
@@ -57,6 +61,7 @@ def choose(engine: Any, state: Any, seat: int, rng: random.Random) -> Event:
         return best(counter_value)
     if phase == "accept":
         counters = {s: c for s, c in state.counters if c}
+        assert state.offer is not None  # an offer is on the table until it is settled
         offered = set(state.offer)
 
         def accept_value(e: Event) -> float:

@@ -10,6 +10,9 @@ this module only reads what the views hold:
   take; the player it was taken from, who held it; everyone, ``seat=None``);
 * a gift to the Unexpected guest is laid face up, so it is named to all;
 * a deal names a seat's own dealt hand and the guest's face-up row.
+
+The engine's ``card_catalog``, ``tell`` and ``tell_move`` delegate here. Interpreted
+(not compiled): sentences are not on the replay path.
 """
 
 from __future__ import annotations
@@ -18,19 +21,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
 from games.base import CardInfo, and_list, ordinal, seat_ref
-from games.secret_santa import (
+from games.secret_santa.cards import (
     CHOC,
     COLOUR,
     COLOUR_NAMES,
     CUP,
     CUPS_TABLE,
     GENERIC,
-    GUEST,
     KIND,
     MATAMUG,
     TEA,
     TEAPOT,
 )
+from games.secret_santa.state import GUEST
 
 GUEST_NAME = "the Unexpected guest"
 
