@@ -32,11 +32,11 @@ COPY pyproject.toml README.md ./
 COPY config ./config
 COPY games ./games
 COPY --from=engines /app/games ./games
+COPY core ./core
 COPY replays ./replays
 COPY accounts ./accounts
 COPY clubs ./clubs
 COPY analytics ./analytics
-COPY templates ./templates
 COPY docs ./docs
 COPY manage.py ./
 RUN pip install --no-deps -e .

@@ -5,9 +5,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.models import ApiToken, SiteSettings
-from accounts.services import player_merge
-from replays.errors import ServiceError
+from core.errors import ServiceError
 from replays.models import Player
+from replays.services import player_merge
 
 
 @admin.register(SiteSettings)

@@ -6,17 +6,14 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import ApiToken, SiteSettings
-from replays import outbox
-from replays.errors import BadRequest, Forbidden, NotFound, Unprocessable
-from replays.models import Announcement, Player, Record, Seat
+from core.errors import BadRequest, Forbidden, NotFound
+from replays.models import Player
 
 LAST_USED_PRECISION = timedelta(minutes=1)
 
@@ -76,64 +73,3 @@ def api_token_touch(*, token: ApiToken) -> None:
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_PRECISION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
-
-
-@transaction.atomic
-def player_merge(*, keep: Player, merge: list[Player]) -> int:
-    """Merge players who are one person into ``keep``; returns how many seats moved.
-
-    Every seat (and analytics' per-seat results) of the merged players becomes
-    ``keep``'s, every record stays, and the merged players are deleted. Refused
-    when two of them sat in the same record: one person cannot hold two seats.
-    """
-    others = [p for p in merge if p.pk != keep.pk]
-    if not others:
-        return 0
-    everyone = [keep.pk, *(p.pk for p in others)]
-    seats = Seat.objects.select_for_update().filter(player_id__in=everyone)
-    seen: dict[int, int] = {}
-    for record_id, player_id in seats.values_list("record_id", "player_id"):
-        if record_id in seen and seen[record_id] != player_id:
-            names = sorted(p.name for p in [keep, *others] if p.pk in (player_id, seen[record_id]))
-            raise Unprocessable(
-                "players_share_a_record",
-                f"{' and '.join(names)} both sat in record {record_id}: they are not one person.",
-                record=record_id,
-                players=names,
-            )
-        seen[record_id] = player_id
-    other_ids = [p.pk for p in others]
-    moved = Seat.objects.filter(player_id__in=other_ids).update(player=keep)
-    if apps.is_installed("analytics"):
-        results = apps.get_model("analytics", "PlayerResult")
-        results.objects.filter(player_id__in=other_ids).update(player=keep)
-    if keep.user_id is None:
-        keep.user_id = next((p.user_id for p in others if p.user_id), None)
-        if not keep.display_name:
-            keep.display_name = next((p.display_name for p in others if p.display_name), "")
-        keep.save(update_fields=["user", "display_name"])
-    Player.objects.filter(pk__in=other_ids).delete()
-    _games_announce(
-        record_ids=[record_id for record_id, player_id in seen.items() if player_id != keep.pk]
-    )
-    return moved
-
-
-def _games_announce(*, record_ids: list[int]) -> None:
-    """Announce every record whose seats moved, in the order they were played.
-
-    Analytics' ingest is idempotent: announcing a stored record again refreshes
-    its game's summary (which names players), and a record whose players changed
-    makes each rating scope recompute from it (the first one, in played order,
-    redoes all the later ones, which are then unchanged).
-    """
-    ordered = (
-        Record.objects.filter(pk__in=record_ids)
-        .annotate(order_at=Coalesce("played_at", "created_at"))
-        .order_by("order_at", "pk")
-        .values_list("pk", flat=True)
-    )
-    created = [Announcement.objects.create(record_id=pk) for pk in ordered]
-    if created:
-        ids = [a.pk for a in created]
-        transaction.on_commit(lambda: outbox.announcements_dispatch(ids=ids), robust=True)

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import pages
 
 urlpatterns = [
     path(
@@ -12,7 +12,7 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("signup/", views.signup_page, name="signup"),
+    path("signup/", pages.signup_page, name="signup"),
     path(
         "password-reset/",
         auth_views.PasswordResetView.as_view(
@@ -43,6 +43,6 @@ urlpatterns = [
         ),
         name="password_reset_complete",
     ),
-    path("tokens/", views.api_tokens_page, name="api-tokens"),
-    path("tokens/<int:token_id>/revoke/", views.api_token_revoke_page, name="api-token-revoke"),
+    path("tokens/", pages.api_tokens_page, name="api-tokens"),
+    path("tokens/<int:token_id>/revoke/", pages.api_token_revoke_page, name="api-token-revoke"),
 ]

@@ -8,4 +8,8 @@ class AnalyticsConfig(AppConfig):
     def ready(self) -> None:
         # Register the tasks in every process (web, worker, shell), so an eager
         # run finds them by name, as the outbox sends them.
-        from analytics import tasks  # noqa: F401
+        # Imports in ready(): models and tasks load only once the app registry is ready.
+        from analytics import sections, signals, tasks  # noqa: F401
+
+        sections.sections_register()
+        signals.connect()

@@ -17,9 +17,9 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 
 from analytics import selectors, stat_charts
+from core.games import variant_words
 from games.registry import get_engine
-from replays.pages import record_row, variant_words
-from replays.selectors import record_list
+from replays.selectors import record_list, record_row
 
 
 def _key_figures(figures: dict[str, Any]) -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analytics.chartkit import chart
+from core.chartkit import chart
 from games.registry import get_engine
 
 ORDINAL_WORDS = "rating (mu - 3 sigma)"

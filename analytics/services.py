@@ -12,7 +12,7 @@ from django.utils import timezone
 from analytics.dashboard import dashboard_warm
 from analytics.models import GameSummary, PlayerResult
 from analytics.ratings import ratings_apply, ratings_deferred, ratings_rebuild
-from analytics.snapshots import statistics_apply, statistics_reset
+from analytics.statistics import statistics_apply, statistics_reset
 from replays.giftlog import options_key
 from replays.models import Record
 

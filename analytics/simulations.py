@@ -19,9 +19,9 @@ from celery import current_app
 from django.db import DatabaseError, transaction
 
 from analytics.models import SimulationJob
+from core.errors import BadRequest, NotFound, ServiceError
 from games.base import GameError, options_resolve
 from games.registry import UnknownGame, get_engine
-from replays.errors import BadRequest, NotFound, ServiceError
 from replays.simulation import BOT_MIXES, SIMULATION_OPTIONS, records_simulate
 
 logger = logging.getLogger("analytics.simulations")

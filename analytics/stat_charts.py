@@ -3,14 +3,14 @@
 Real play and simulated play are always drawn apart, in the same colours on every
 chart (and named in every legend and hover text, never told by colour alone), so a
 designer can put bot play beside a club's. Every chart goes through
-``analytics.chartkit.chart``: a title, labelled axes, hover text in words, CSV.
+``core.chartkit.chart``: a title, labelled axes, hover text in words, CSV.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from analytics.chartkit import chart
+from core.chartkit import chart
 
 SIDES = (("real", "real play", "#8b1e2d"), ("simulated", "simulated play", "#3f6fa8"))
 PERCENT_AXIS = {"tickformat": ".0%", "rangemode": "tozero"}

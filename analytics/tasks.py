@@ -7,7 +7,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from analytics import ratings, services, simulations, snapshots
+from analytics import ratings, services, simulations, statistics
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def ratings_rebuild() -> dict[str, int]:
 )
 def statistics_recompute_all() -> int:
     """Nightly (CELERY_BEAT_SCHEDULE): compare incremental statistics with fresh ones, fix."""
-    return len(snapshots.statistics_recompute_all()["differences"])
+    return len(statistics.statistics_recompute_all()["differences"])
 
 
 @shared_task(

@@ -53,7 +53,7 @@ from django.urls import path  # noqa: E402
 
 from analytics.facts import record_facts_compute  # noqa: E402
 from analytics.models import GameSummary, RecordFacts  # noqa: E402
-from analytics.snapshots import statistics_recompute_all  # noqa: E402
+from analytics.statistics import statistics_recompute_all  # noqa: E402
 from games.play import replay  # noqa: E402
 from games.registry import get_engine  # noqa: E402
 from replays.giftlog import options_key, record_digest  # noqa: E402

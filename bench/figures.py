@@ -327,7 +327,7 @@ def dashboard_fill(count: int) -> dict[str, float]:
     recompute writes every statistics snapshot, so the page shows all ``count``
     records exactly as a club's dashboard would. Returns the seconds each part took.
     """
-    from analytics.snapshots import statistics_recompute_all
+    from analytics.statistics import statistics_recompute_all
     from bench import dashboard
 
     logs = dashboard._base_logs(dashboard.BASE_LOGS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analytics.chartkit import chart
+from core.chartkit import chart
 
 
 def standings_chart(

@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from clubs.models import League, Membership
+from core.errors import ServiceError
 from games.registry import all_engines, get_engine
-from replays.errors import ServiceError
 
 TIE_RULE_WORDS = {
     League.TieRule.SHARE_BEST: "Tied players all get the points of the best place they share",

@@ -33,9 +33,10 @@ from clubs.forms import (
     add_service_error,
 )
 from clubs.models import Club, League, Season, SeasonEntry
-from replays.errors import Forbidden, NotFound, ServiceError
+from core.errors import Forbidden, NotFound, ServiceError
+from core.games import game_name, variant_words
 from replays.models import Player
-from replays.pages import RecordRow, game_name, record_row, variant_words
+from replays.selectors import RecordRow, record_row
 
 RECENT_GAMES = 20
 
@@ -478,3 +479,17 @@ def player_page(request: HttpRequest, handle: str) -> HttpResponse:
             "results": results,
         },
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_join_page(request: HttpRequest, key: str) -> HttpResponse:
+    """GET asks to confirm (a link preview must not join anyone); POST joins."""
+    if request.method == "POST":
+        try:
+            membership = services.club_join(key=key, user=request.user)
+        except ServiceError as exc:
+            return render(request, "clubs/join.html", {"error": exc.message}, status=exc.status)
+        messages.success(request, f"You are a member of {membership.club.name}.")
+        return redirect("home")
+    return render(request, "clubs/join.html", {"key": key})

@@ -27,7 +27,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from clubs.models import AuditLog, Club, League, Membership, Season, SeasonEntry
-from replays.errors import NotFound
+from core.errors import NotFound
 from replays.models import Player, Record, Seat
 
 

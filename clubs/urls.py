@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from clubs import pages, views
+from clubs import pages
 from clubs.api import views as api
 
 api_urlpatterns = [
@@ -52,7 +52,7 @@ api_urlpatterns = [
 ]
 
 page_urlpatterns = [
-    path("clubs/join/<str:key>/", views.club_join_page, name="club-join-page"),
+    path("clubs/join/<str:key>/", pages.club_join_page, name="club-join-page"),
 ]
 
 page_urlpatterns += [

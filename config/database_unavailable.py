@@ -1,6 +1,6 @@
 """Answer 503, never a traceback page, when the database is away.
 
-The DRF exception handler (replays/api/errors.py) covers API views; the middleware
+The DRF exception handler (core/api/exception_handler.py) covers API views; the middleware
 covers page views; ``server_error`` (the project's ``handler500``) covers what fails
 outside any view, in a middleware (a session saved, a user looked up). Django's
 exception handling wraps every middleware, so a middleware cannot catch those itself.
@@ -18,7 +18,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-from replays.api.errors import DATABASE_RETRY_AFTER, database_unavailable_body
+from core.api.exception_handler import DATABASE_RETRY_AFTER, database_unavailable_body
 
 logger = logging.getLogger(__name__)
 

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "core",
     "replays",
     "accounts",
     "clubs",
@@ -88,7 +89,7 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [],  # every template lives in its app (base.html and the error pages in core)
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -138,11 +139,11 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "replays.api.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "core.api.exception_handler.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_RENDERER_CLASSES": [
-        "replays.api.renderers.ORJSONRenderer",  # DRF's bytes, encoded by orjson
+        "core.api.renderers.ORJSONRenderer",  # DRF's bytes, encoded by orjson
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
@@ -154,8 +155,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [],
-    # DRF's anon and user rates, both checked by one throttle (accounts/throttling.py).
-    "DEFAULT_THROTTLE_CLASSES": ["accounts.throttling.RateThrottle"],
+    # DRF's anon and user rates, both checked by one throttle (core/api/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": ["core.api.throttling.RateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "300/min"),
         "user": os.environ.get("THROTTLE_USER", "1200/min"),

@@ -2,11 +2,9 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from analytics import rating_api, rating_pages
-from analytics import views as analytics_views
+from analytics import pages as analytics_pages
 from clubs import urls as clubs_urls
 from replays import pages as replays_pages
-from replays import views as replays_views
 from replays.api.views import api_not_found
 
 handler500 = "config.database_unavailable.server_error"
@@ -15,27 +13,27 @@ urlpatterns = [
     # First: the record API is the busiest, and every pattern tried before it cost
     # (a tenth of a cached replay step; docs/performance.md). No other path overlaps it.
     path("api/", include("replays.api.urls")),
-    path("", analytics_views.home, name="home"),
-    path("games/<slug:slug>/", analytics_views.game_dashboard, name="game-dashboard"),
-    path("leaderboards/", rating_pages.leaderboard_page, name="leaderboards"),
-    path("head-to-head/", rating_pages.head_to_head_page, name="head-to-head"),
+    path("", analytics_pages.home, name="home"),
+    path("games/<slug:slug>/", analytics_pages.game_dashboard, name="game-dashboard"),
+    path("leaderboards/", analytics_pages.leaderboard_page, name="leaderboards"),
+    path("head-to-head/", analytics_pages.head_to_head_page, name="head-to-head"),
     path(
-        "games/<slug:slug>/simulations/", analytics_views.simulation_start, name="simulation-start"
+        "games/<slug:slug>/simulations/", analytics_pages.simulation_start, name="simulation-start"
     ),
     path("records/", replays_pages.record_browse_page, name="record-browse"),
     path("upload/", replays_pages.record_upload_page, name="record-upload"),
-    path("records/<int:record_id>/", replays_views.record_replay_page, name="record-replay"),
-    path("rules/", replays_views.rules_index_page, name="rules-index"),
-    path("rules/<slug:slug>/", replays_views.rules_page, name="rules-page"),
-    path("records/<int:record_id>/embed/", replays_views.record_embed_page, name="record-embed"),
+    path("records/<int:record_id>/", replays_pages.record_replay_page, name="record-replay"),
+    path("rules/", replays_pages.rules_index_page, name="rules-index"),
+    path("rules/<slug:slug>/", replays_pages.rules_page, name="rules-page"),
+    path("records/<int:record_id>/embed/", replays_pages.record_embed_page, name="record-embed"),
     path(
         "records/<int:record_id>/steps/<int:step>/table/",
-        replays_views.record_step_table_fragment,
+        replays_pages.record_step_table_fragment,
         name="record-step-table",
     ),
     *clubs_urls.page_urlpatterns,
-    path("live/<int:live_id>/", replays_views.live_game_page, name="live-page"),
-    path("live/<int:live_id>/table/", replays_views.live_table_fragment, name="live-table"),
+    path("live/<int:live_id>/", replays_pages.live_game_page, name="live-page"),
+    path("live/<int:live_id>/table/", replays_pages.live_table_fragment, name="live-table"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "api/docs/",
@@ -45,11 +43,9 @@ urlpatterns = [
         name="swagger-ui",
     ),
     path("accounts/", include("accounts.urls")),
-    path("api/tokens/", include("accounts.api")),
-    path("api/leaderboards/", rating_api.LeaderboardView.as_view(), name="leaderboard-api"),
-    path("api/head-to-head/", rating_api.HeadToHeadView.as_view(), name="head-to-head-api"),
+    path("api/tokens/", include("accounts.api.urls")),
     path("api/", include(clubs_urls.api_urlpatterns)),
-    path("api/", include("analytics.statistics_api")),
+    path("api/", include("analytics.api.urls")),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),
 ]

@@ -39,11 +39,11 @@ from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
+from core.errors import BadRequest, ServiceError, Unprocessable
 from replays import outbox
 from replays.bulk_worker import LineChecked, lines_check, worker_init
-from replays.errors import BadRequest, ServiceError, Unprocessable
 from replays.giftlog import documents_read
-from replays.models import Announcement, Player, Record, Seat
+from replays.models import Player, Record, Seat
 from replays.validation import result_check
 
 logger = logging.getLogger(__name__)
@@ -282,12 +282,7 @@ def _batch_store(valid: list[LineChecked], *, submitted_by: Any) -> dict[int, Bu
         _seats_insert(seats)
         lost = _records_by_digest(set(firsts) - set(inserted))  # stored meanwhile by another
         if inserted:
-            announcement = Announcement.objects.create(
-                topic=Announcement.TOPIC_RECORDS_STORED, record_ids=sorted(inserted.values())
-            )
-            transaction.on_commit(
-                lambda: outbox.announcements_dispatch(ids=[announcement.pk]), robust=True
-            )
+            outbox.records_announce(record_ids=list(inserted.values()), batch=True)
     for item in valid:
         digest, game, players_ = item.digest or "", item.game or "", list(item.players or ())
         first = firsts[digest]

@@ -62,7 +62,7 @@ def document_load(line: int, item: Any) -> Any:
 
     import orjson
 
-    from replays.errors import BadRequest
+    from core.errors import BadRequest
 
     if isinstance(item, json.JSONDecodeError):
         raise BadRequest("malformed_json", f"Line {line} is not JSON: {item.msg}.")
@@ -87,7 +87,7 @@ def lines_check(lines: list[tuple[int, Any]]) -> list[LineChecked]:
     """
     import orjson
 
-    from replays.errors import ServiceError
+    from core.errors import ServiceError
     from replays.giftlog import giftlog_parse
     from replays.validation import log_validate
 

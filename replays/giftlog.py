@@ -18,9 +18,9 @@ from typing import Any
 import orjson
 from django.utils.dateparse import parse_datetime
 
+from core.errors import BadRequest
 from games.base import InvalidSetup, options_resolve
 from games.registry import engine_slugs, get_engine
-from replays.errors import BadRequest
 from replays.results import TableResult, table_result_parse
 
 FORMAT = "giftlog/1"

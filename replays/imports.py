@@ -19,8 +19,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from core.errors import BadRequest
 from replays.bulk import BATCH_SIZE, records_import
-from replays.errors import BadRequest
 from replays.models import ImportChunk, ImportJob
 
 RUN_TASK = "replays.import_job_run"

@@ -19,10 +19,10 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from core.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from games.base import CHANCE, Engine, IllegalEvent, InvalidSetup
 from games.play import BOTS, replay, replay_states, waiting_for
 from games.registry import get_engine
-from replays.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from replays.giftlog import FORMAT, giftlog_parse
 from replays.models import LiveEvent, LiveGame, Record
 from replays.selectors import record_require_replayable

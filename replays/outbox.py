@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from celery import current_app
 from django.db import transaction
@@ -61,3 +61,27 @@ def announcements_dispatch(*, ids: Iterable[int] | None = None, limit: int = SWE
             )
         sent += 1
     return sent
+
+
+def records_announce(*, record_ids: Sequence[int], batch: bool = False) -> None:
+    """Tell analytics, once this transaction commits, that these records are new or changed.
+
+    The one way any app announces records (a new record, a bulk batch, a club entry or
+    void, a corrected result, merged players). The outbox row is written in the caller's
+    transaction, so a broker that is down delays the news but never loses it (the sweep
+    re-sends pending rows), and no app below analytics imports it: the task is named.
+    ``batch`` writes one row naming every record (a bulk import's batch); otherwise one
+    row per record, in the order given (analytics ingests them in that order).
+    """
+    if not record_ids:
+        return
+    if batch:
+        rows = [
+            Announcement.objects.create(
+                topic=Announcement.TOPIC_RECORDS_STORED, record_ids=sorted(record_ids)
+            )
+        ]
+    else:
+        rows = [Announcement.objects.create(record_id=pk) for pk in record_ids]
+    ids = [row.pk for row in rows]
+    transaction.on_commit(lambda: announcements_dispatch(ids=ids), robust=True)

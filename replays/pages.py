@@ -1,28 +1,174 @@
-"""Pages for finding and bringing records: the records list with filters, and the upload page.
+"""Replays' pages: the replay viewer (and its embed), live play, the rules, the records
+list with its filters, and the upload page.
 
-Both are thin: the records page checks its filters with the API's own
-``record_filters`` (so a filter means the same on the page, in the list and
-in the export) and reads through ``selectors.record_list``; the upload page
-posts to ``POST /api/records/bulk/`` from the browser and tells each outcome.
+The replay and live pages draw the table on the server (``replays.tables``) and swap in
+the HTML of other steps with a little JavaScript; the timeline comes from the same reads
+as the API, so the page and the API always tell the same story. The records page checks
+its filters with the API's own ``record_filters`` (so a filter means the same on the
+page, in the list and in the export); the upload page posts to ``POST
+/api/records/bulk/`` from the browser and tells each outcome.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.clickjacking import xframe_options_exempt
 
+from core.errors import BadRequest, NotFound, ServiceError
+from core.games import game_slug_find, variant_words
+from games.base import and_list
 from games.registry import UnknownGame, all_engines, get_engine
-from replays import selectors
-from replays.api.serializers import RECORD_FILTERS, game_slug_find, record_filters
-from replays.errors import BadRequest
-from replays.models import Record
+from replays import live as live_play
+from replays import rules, selectors
+from replays.api.live_views import seat_token
+from replays.api.serializers import RECORD_FILTERS, record_filters
+from replays.models import LiveGame, Record
+from replays.tables import table_stylesheets
+from replays.timeline import record_timeline
+
+
+def _result_words(record: Record, players: list[str]) -> str:
+    result = record.result or {}
+    winners = [players[s] for s in result.get("winners", []) if 0 <= s < len(players)]
+    scores = result.get("scores") or []
+    if not winners:
+        return ""
+    best = max(scores) if scores else None
+    verb = "wins" if len(winners) == 1 else "share the win"
+    names = and_list(winners)
+    return f"{names} {verb}" + (f" with {best} points." if best is not None else ".")
+
+
+def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dict | None:
+    try:
+        record = selectors.record_get(record_id=record_id)
+    except NotFound:
+        return None
+    players = selectors.record_player_names(record)
+    engine = get_engine(record.game)
+    if record.kind == Record.Kind.RESULT:
+        return _result_only_context(record, engine, players, embed=embed)
+    timeline = record_timeline(record, players=players, seat=None)
+    return {
+        "record": record,
+        "engine": engine,
+        "players": players,
+        "seats": list(enumerate(players)),
+        "timeline": timeline["steps"],
+        "table": selectors.record_step_table(record, step=0, seat=None),
+        "result_words": _result_words(record, players),
+        "forked_from": (record.meta or {}).get("forked_from"),
+        "variant": variant_words(record.game, record.options or {}),
+        "embed": embed,
+        "stylesheets": table_stylesheets(record.game),
+        "last_step": record.num_events,
+    }
+
+
+def _result_only_context(record: Record, engine: Any, players: list[str], *, embed: bool) -> dict:
+    """A game played at a real table: who played, the final scores and ranks, no table."""
+    result = record.result or {}
+    scores, ranks = result.get("scores") or [], result.get("ranks") or []
+    standings = sorted(
+        (
+            {"rank": ranks[seat], "name": name, "score": scores[seat], "won": ranks[seat] == 1}
+            for seat, name in enumerate(players)
+            if seat < len(scores) and seat < len(ranks)
+        ),
+        key=lambda row: (row["rank"], row["name"]),
+    )
+    return {
+        "record": record,
+        "engine": engine,
+        "players": players,
+        "seats": list(enumerate(players)),
+        "result_only": True,
+        "standings": standings,
+        "duration_minutes": (result.get("details") or {}).get("duration_minutes"),
+        "not_replayable": selectors.NOT_REPLAYABLE,
+        "result_words": _result_words(record, players),
+        "variant": variant_words(record.game, record.options or {}),
+        "embed": embed,
+        "stylesheets": [],
+    }
+
+
+def record_replay_page(request: HttpRequest, record_id: int) -> HttpResponse:
+    context = _replay_context(request, record_id, embed=False)
+    if context is None:
+        return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
+    return render(request, "replays/replay.html", context)
+
+
+@xframe_options_exempt
+def record_embed_page(request: HttpRequest, record_id: int) -> HttpResponse:
+    """The replay without the site around it, for a club's own pages (may be framed)."""
+    context = _replay_context(request, record_id, embed=True)
+    if context is None:
+        return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
+    return render(request, "replays/replay.html", context)
+
+
+def record_step_table_fragment(request: HttpRequest, record_id: int, step: int) -> HttpResponse:
+    """The table at one step as an HTML fragment (what the viewer swaps in)."""
+    seat_param = request.GET.get("seat", "")
+    seat = int(seat_param) if seat_param.isdigit() else None
+    try:
+        record = selectors.record_get(record_id=record_id)
+        html = selectors.record_step_table(record, step=step, seat=seat)
+    except ServiceError as exc:
+        return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
+    return HttpResponse(html)
+
+
+def live_game_page(request: HttpRequest, live_id: int) -> HttpResponse:
+    """The page talks to the API with the seat token from the URL fragment only."""
+    live = LiveGame.objects.filter(pk=live_id).first()
+    if live is None:
+        return render(request, "replays/live_missing.html", {"live_id": live_id}, status=404)
+    return render(
+        request,
+        "replays/live.html",
+        {
+            "live": live,
+            "engine": get_engine(live.game),
+            "players": live.players,
+            "stylesheets": table_stylesheets(live.game),
+        },
+    )
+
+
+def live_table_fragment(request: HttpRequest, live_id: int) -> HttpResponse:
+    """The live table as the token's seat sees it (token in the Authorization header)."""
+    token = seat_token(request)
+    try:
+        live = live_play.live_game_get(live_id=live_id)
+        seat = live_play.live_seat_authenticate(live, token) if token else None
+        html = live_play.live_game_table(live, seat=seat)
+    except ServiceError as exc:
+        return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
+    return HttpResponse(html)
+
+
+def rules_index_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "replays/rules_index.html", {"engines": all_engines()})
+
+
+def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        engine = get_engine(slug)
+    except UnknownGame:
+        raise Http404(f"Unknown game {slug!r}") from None
+    return render(
+        request, "replays/rules.html", {"engine": engine, "rules_html": rules.rules_html(slug)}
+    )
+
 
 RECORDS_PER_PAGE = 25
 
@@ -34,86 +180,6 @@ FILTER_LABELS = {
     "played_before": "Played before",
     "winner": "Winner",
 }
-
-
-@dataclass(frozen=True)
-class SeatCell:
-    name: str
-    score: int | None
-    won: bool
-
-
-@dataclass(frozen=True)
-class RecordRow:
-    """One record as the page tells it: names people say, winners marked."""
-
-    id: int
-    game: str
-    played: datetime
-    played_known: bool  # False: the log does not say, ``played`` is when it was stored
-    seats: list[SeatCell]  # seat order
-    ranked: list[SeatCell]  # best first, for the scores
-    num_events: int
-    variant: str = ""  # the house rules that differ from the game's defaults, in words
-    result_only: bool = False  # played at a real table: final scores only, no replay
-
-
-def game_name(slug: str) -> str:
-    try:
-        return get_engine(slug).name
-    except UnknownGame:
-        return slug.replace("_", " ").title()
-
-
-def variant_words(game: str, options: dict[str, Any]) -> str:
-    """'max rounds: 15; deal fallback: first player': options unlike today's defaults."""
-    try:
-        declared = get_engine(game).options
-    except UnknownGame:
-        return ""
-    parts = []
-    for option in declared:
-        value = options.get(option.name, option.default)
-        if value != option.default:
-            parts.append(f"{option.name.replace('_', ' ')}: {_value_words(value)}")
-    return "; ".join(parts)
-
-
-def _value_words(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if value is None:
-        return "none"
-    if isinstance(value, list):
-        return ", ".join(map(_value_words, value))
-    return str(value).replace("_", " ")
-
-
-def record_row(record: Record) -> RecordRow:
-    result = record.result or {}
-    scores = result.get("scores") or []
-    ranks = result.get("ranks") or []
-    winners = set(result.get("winners") or [])
-    seats = [
-        SeatCell(
-            name=seat.player.name,
-            score=scores[seat.seat] if seat.seat < len(scores) else None,
-            won=seat.seat in winners,
-        )
-        for seat in sorted(record.seats.all(), key=lambda s: s.seat)
-    ]
-    order = sorted(range(len(seats)), key=lambda s: (ranks[s] if s < len(ranks) else len(seats), s))
-    return RecordRow(
-        id=record.pk,
-        game=game_name(record.game),
-        played=record.played_at or record.created_at,
-        played_known=record.played_at is not None,
-        seats=seats,
-        ranked=[seats[s] for s in order],
-        num_events=record.num_events,
-        variant=variant_words(record.game, record.options or {}),
-        result_only=record.kind == Record.Kind.RESULT,
-    )
 
 
 def record_browse_page(request: HttpRequest) -> HttpResponse:
@@ -148,7 +214,7 @@ def record_browse_page(request: HttpRequest) -> HttpResponse:
     base = reverse("record-browse")
     context.update(
         page=page,
-        rows=[record_row(record) for record in page.object_list],
+        rows=[selectors.record_row(record) for record in page.object_list],
         previous_url=(
             f"{base}?{urlencode({**chosen, 'page': page.previous_page_number()})}"
             if page.has_previous()

@@ -38,7 +38,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from config.cache_redis import shared_redis
+from core.cache import shared_redis
 
 TOKEN_TIMEOUT = 24 * 3600
 BODY_TIMEOUT = 3600
@@ -202,6 +202,6 @@ def _delete(names: list[str]) -> None:
 
 def json_body(data: Any) -> bytes:
     """The API's JSON bytes for ``data`` (the ORJSON renderer, as a response would be)."""
-    from replays.api.renderers import ORJSONRenderer
+    from core.api.renderers import ORJSONRenderer
 
     return ORJSONRenderer().render(data)

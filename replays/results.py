@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.errors import BadRequest, Unprocessable
 from games.base import InvalidSetup
 from games.registry import get_engine
-from replays.errors import BadRequest, Unprocessable
 
 RESULT_FIELDS = {"scores", "ranks", "duration_minutes", "winners", "details"}
 MAX_DURATION_MINUTES = 7 * 24 * 60

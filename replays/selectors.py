@@ -10,11 +10,12 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subque
 from django.db.models.functions import Coalesce
 from rest_framework.fields import DateTimeField
 
+from core.errors import BadRequest, Conflict, NotFound
+from core.games import game_name, variant_words
 from games.base import CHANCE, Engine
 from games.play import waiting_for
 from games.registry import get_engine
-from replays import response_cache, snapshots
-from replays.errors import BadRequest, Conflict, NotFound
+from replays import response_cache, state_cache
 from replays.giftlog import giftlog_document
 from replays.models import Record, Seat
 from replays.tables import table_html
@@ -178,7 +179,7 @@ def record_step_position(record: Record, *, step: int, seat: int | None) -> Step
             "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
         )
     engine = get_engine(record.game)
-    before = snapshots.state_after(engine, record, len(players), max(step - 1, 0))
+    before = state_cache.state_after(engine, record, len(players), max(step - 1, 0))
     event = record.events[step - 1] if step else None
     state = engine.apply_trusted(before, event) if event is not None else before
     return StepPosition(record, engine, players, step, seat, before, event, state)
@@ -282,3 +283,52 @@ def record_timeline_body(record_id: int, *, seat: int | None) -> bytes:
         record_id, response_cache.timeline_variant(seat)
     )
     return response_cache.cached_body(token_name, variant, build)
+
+
+@dataclass(frozen=True)
+class SeatCell:
+    name: str
+    score: int | None
+    won: bool
+
+
+@dataclass(frozen=True)
+class RecordRow:
+    """One record as the page tells it: names people say, winners marked."""
+
+    id: int
+    game: str
+    played: datetime
+    played_known: bool  # False: the log does not say, ``played`` is when it was stored
+    seats: list[SeatCell]  # seat order
+    ranked: list[SeatCell]  # best first, for the scores
+    num_events: int
+    variant: str = ""  # the house rules that differ from the game's defaults, in words
+    result_only: bool = False  # played at a real table: final scores only, no replay
+
+
+def record_row(record: Record) -> RecordRow:
+    result = record.result or {}
+    scores = result.get("scores") or []
+    ranks = result.get("ranks") or []
+    winners = set(result.get("winners") or [])
+    seats = [
+        SeatCell(
+            name=seat.player.name,
+            score=scores[seat.seat] if seat.seat < len(scores) else None,
+            won=seat.seat in winners,
+        )
+        for seat in sorted(record.seats.all(), key=lambda s: s.seat)
+    ]
+    order = sorted(range(len(seats)), key=lambda s: (ranks[s] if s < len(ranks) else len(seats), s))
+    return RecordRow(
+        id=record.pk,
+        game=game_name(record.game),
+        played=record.played_at or record.created_at,
+        played_known=record.played_at is not None,
+        seats=seats,
+        ranked=[seats[s] for s in order],
+        num_events=record.num_events,
+        variant=variant_words(record.game, record.options or {}),
+        result_only=record.kind == Record.Kind.RESULT,
+    )

@@ -11,14 +11,26 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Coalesce
 
-from replays import outbox
+from core.errors import Unprocessable
 from replays.bulk import BulkOutcome, records_import
 from replays.giftlog import Giftlog, giftlog_parse
-from replays.models import Announcement, Player, Record, Seat
+from replays.models import Player, Record, Seat
+from replays.outbox import records_announce
+from replays.signals import players_merged
 from replays.validation import log_validate, record_validate, result_check
 
-__all__ = ["BulkOutcome", "log_validate", "record_submit", "record_validate", "result_check"]
+__all__ = [
+    "BulkOutcome",
+    "log_validate",
+    "player_merge",
+    "record_result_replace",
+    "record_submit",
+    "record_validate",
+    "records_announce",
+    "result_check",
+]
 
 
 def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, bool]:
@@ -63,8 +75,7 @@ def _record_store(log: Giftlog, result: dict[str, Any], *, submitted_by: Any = N
         Seat(record=record, player=players[name], seat=seat, won=seat in winners)
         for seat, name in enumerate(log.players)
     )
-    announcement = Announcement.objects.create(record=record)
-    transaction.on_commit(lambda: outbox.announcements_dispatch(ids=[announcement.pk]), robust=True)
+    records_announce(record_ids=[record.pk])
     return record
 
 
@@ -87,3 +98,78 @@ def records_submit_many(
     by :func:`replays.bulk.records_import`.
     """
     return records_import(documents, submitted_by=submitted_by)
+
+
+@transaction.atomic
+def record_result_replace(*, record: Record, result: dict[str, Any], digest: str) -> None:
+    """Store a corrected result of a result-only record, and announce it.
+
+    The caller (a club's correction) checks who may correct and validates the result;
+    this keeps the record's rows consistent: its result and identity, each seat's win
+    mark, and the announcement that makes analytics recount it.
+    """
+    record.result = result
+    record.digest = digest
+    record.save(update_fields=["result", "digest"])
+    winners = set(result.get("winners", []))
+    for seat in record.seats.all():
+        if seat.won != (seat.seat in winners):
+            seat.won = seat.seat in winners
+            seat.save(update_fields=["won"])
+    records_announce(record_ids=[record.pk])
+
+
+@transaction.atomic
+def player_merge(*, keep: Player, merge: list[Player]) -> int:
+    """Merge players who are one person into ``keep``; returns how many seats moved.
+
+    Every seat (and analytics' per-seat results) of the merged players becomes
+    ``keep``'s, every record stays, and the merged players are deleted. Refused
+    when two of them sat in the same record: one person cannot hold two seats.
+    """
+    others = [p for p in merge if p.pk != keep.pk]
+    if not others:
+        return 0
+    everyone = [keep.pk, *(p.pk for p in others)]
+    seats = Seat.objects.select_for_update().filter(player_id__in=everyone)
+    seen: dict[int, int] = {}
+    for record_id, player_id in seats.values_list("record_id", "player_id"):
+        if record_id in seen and seen[record_id] != player_id:
+            names = sorted(p.name for p in [keep, *others] if p.pk in (player_id, seen[record_id]))
+            raise Unprocessable(
+                "players_share_a_record",
+                f"{' and '.join(names)} both sat in record {record_id}: they are not one person.",
+                record=record_id,
+                players=names,
+            )
+        seen[record_id] = player_id
+    other_ids = [p.pk for p in others]
+    moved = Seat.objects.filter(player_id__in=other_ids).update(player=keep)
+    players_merged.send(sender=Player, keep=keep, merged_ids=other_ids)
+    if keep.user_id is None:
+        keep.user_id = next((p.user_id for p in others if p.user_id), None)
+        if not keep.display_name:
+            keep.display_name = next((p.display_name for p in others if p.display_name), "")
+        keep.save(update_fields=["user", "display_name"])
+    Player.objects.filter(pk__in=other_ids).delete()
+    _games_announce(
+        record_ids=[record_id for record_id, player_id in seen.items() if player_id != keep.pk]
+    )
+    return moved
+
+
+def _games_announce(*, record_ids: list[int]) -> None:
+    """Announce every record whose seats moved, in the order they were played.
+
+    Analytics' ingest is idempotent: announcing a stored record again refreshes
+    its game's summary (which names players), and a record whose players changed
+    makes each rating scope recompute from it (the first one, in played order,
+    redoes all the later ones, which are then unchanged).
+    """
+    ordered = (
+        Record.objects.filter(pk__in=record_ids)
+        .annotate(order_at=Coalesce("played_at", "created_at"))
+        .order_by("order_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    records_announce(record_ids=list(ordered))

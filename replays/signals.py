@@ -13,9 +13,16 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, post_save
+from django.dispatch import Signal
 
 from replays.models import Announcement, Player, Record, Seat
 from replays.response_cache import tokens_drop
+
+#: Sent inside ``replays.services.player_merge``'s transaction, after the seats moved and
+#: before the merged players are deleted, with ``keep`` (the Player kept) and
+#: ``merged_ids``: apps above replays that keep rows per player (analytics' results) move
+#: them to ``keep`` here, without replays knowing them.
+players_merged = Signal()
 
 
 def _record_changed(sender: Any, instance: Record, **kwargs: Any) -> None:

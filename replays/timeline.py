@@ -12,10 +12,10 @@ from typing import Any
 
 from django.core.cache import cache
 
+from core.api.renderers import ORJSONRenderer
 from games.base import CHANCE, SEAT_PLACEHOLDER, Engine, and_list
 from games.play import replay_states
 from games.registry import get_engine
-from replays.api.renderers import ORJSONRenderer
 from replays.models import Record
 from replays.tables import table_target
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.errors import BadRequest, Unprocessable
 from games.base import IllegalEvent, InvalidSetup
 from games.play import replay
 from games.registry import get_engine
-from replays.errors import BadRequest, Unprocessable
 from replays.giftlog import Giftlog
 from replays.results import table_result_validate
 

@@ -38,7 +38,7 @@ from clubs.api.serializers import (
     VoidSerializer,
 )
 from clubs.models import Membership
-from replays.api.serializers import ErrorSerializer
+from core.api.serializers import ErrorSerializer
 
 ERRORS = {
     400: ErrorSerializer,

@@ -6,7 +6,7 @@ four cache round trips, rendering) — several times Django's own cost
 (docs/performance.md). For an anonymous JSON GET this path does what DRF
 would decide, in one cache round trip: authentication (no credentials: the
 anonymous client), permission (reading is open to everyone), the throttle
-(counted exactly as ``accounts.throttling.RateThrottle`` counts, in the same
+(counted exactly as ``core.api.throttling.RateThrottle`` counts, in the same
 pipeline as the version token read), content negotiation (JSON only: no
 ``format``, an ``Accept`` of nothing, ``*/*`` or ``application/json``). Then,
 if the body of the current token is cached, it is the answer, with DRF's
@@ -24,7 +24,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
 
-from accounts.throttling import VERDICT_ATTRIBUTE, throttle_check
+from core.api.throttling import VERDICT_ATTRIBUTE, throttle_check
 from replays import response_cache
 
 Target = tuple[str, str]  # (token name, body variant)

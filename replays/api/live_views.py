@@ -11,12 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api.permissions import UploadAllowed, request_user
+from core.api.serializers import ErrorSerializer
+from core.errors import BadRequest
 from replays import live as live_play
 from replays import selectors
 from replays.api import schemas
-from replays.api.permissions import UploadAllowed, request_user
-from replays.api.serializers import ErrorSerializer
-from replays.errors import BadRequest
 
 SEAT_HEADER = OpenApiParameter(
     "Authorization",

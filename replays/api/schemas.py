@@ -12,7 +12,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from replays.api.serializers import ErrorSerializer
+from core.api.serializers import ErrorSerializer
 
 
 class ResultSerializer(serializers.Serializer):

@@ -12,9 +12,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework import serializers
 
+from core.errors import BadRequest
+from core.games import game_slug_find
 from games.base import InvalidSetup
 from games.registry import all_engines, get_engine
-from replays.errors import BadRequest
 from replays.models import Record
 from replays.selectors import record_player_names
 
@@ -48,22 +49,6 @@ class RecordSummarySerializer(serializers.ModelSerializer):
 
 class StepQuerySerializer(serializers.Serializer):
     seat = serializers.IntegerField(required=False, min_value=0, allow_null=True)
-
-
-def game_slug_find(text: str) -> str | None:
-    """The slug of the game called ``text``: its slug or its name, in any case or spacing.
-
-    People write "Gift Swap", "gift swap" or "GiftTRAP"; programs write ``gift_swap``.
-    """
-    key = _name_key(text)
-    for engine in all_engines():
-        if key in (_name_key(engine.slug), _name_key(engine.name)):
-            return engine.slug
-    return None
-
-
-def _name_key(text: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", text.casefold())
 
 
 class GameField(serializers.CharField):
@@ -258,9 +243,3 @@ class RecordCreatedSerializer(serializers.Serializer):
                 "meta of this upload was not applied."
             )
         return body
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    detail = serializers.DictField()

@@ -24,20 +24,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api.permissions import UploadAllowed, request_user
+from core.api.renderers import ORJSONRenderer
+from core.api.serializers import ErrorSerializer
+from core.errors import BadRequest, NotFound
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import imports, response_cache, selectors, services
 from replays.api import fastpath, schemas
-from replays.api.permissions import UploadAllowed, request_user
-from replays.api.renderers import ORJSONRenderer
 from replays.api.serializers import (
-    ErrorSerializer,
     RecordCreatedSerializer,
     RecordSummarySerializer,
     StepQuerySerializer,
     record_filters,
 )
 from replays.bulk import lines_read
-from replays.errors import BadRequest, NotFound
 from replays.giftlog import JSON_SCHEMA
 from replays.models import ImportJob
 from replays.timeline import record_timeline

@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.test import RequestFactory
 
-from accounts.services import player_merge
 from analytics.models import PlayerResult
-from replays.errors import Unprocessable
+from core.errors import Unprocessable
 from replays.models import Player, Record, Seat
+from replays.services import player_merge
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit: analytics ingests
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from analytics.chartkit import csv_text
 from clubs import services as club_services
+from core.chartkit import csv_text
 from tests.analytics.ratings_helpers import openskill_ratings, store, table
 from tests.clubs.conftest import world  # noqa: F401  (a fixture)
 

@@ -21,7 +21,7 @@ def test_dashboard_shows_a_plotly_chart_of_stored_scores(client, make_document):
     assert 'id="scores"' in html
     # The figure travels as JSON data, drawn by our static charts.js: no inline code.
     assert '<script id="scores-figure" type="application/json">' in html
-    assert "/static/analytics/charts.js" in html
+    assert "/static/core/charts.js" in html
     assert "Plotly.newPlot" not in html
     records = [record_submit(document=d)[0] for d in documents]
     scores = sorted(s for r in records for s in r.result["scores"])

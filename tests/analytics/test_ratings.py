@@ -235,8 +235,8 @@ def test_a_corrected_result_recomputes_from_its_point(world):  # noqa: F811
 
 
 def test_merging_players_recomputes_their_ratings():
-    from accounts.services import player_merge
     from replays.models import Player
+    from replays.services import player_merge
 
     store(table(["ana", "ben", "cleo"], [9, 5, 1], day=1))
     store(table(["anna", "ben", "dev"], [2, 8, 5], day=2))  # anna is ana under another name

@@ -12,7 +12,7 @@ from analytics import services
 from analytics.facts import record_facts_compute
 from analytics.models import RecordFacts, StatisticsSnapshot
 from analytics.selectors import game_statistics
-from analytics.snapshots import statistics_fresh, statistics_recompute_all
+from analytics.statistics import statistics_fresh, statistics_recompute_all
 from analytics.stats import wilson_interval
 from games.play import BOTS, self_play
 from games.registry import get_engine

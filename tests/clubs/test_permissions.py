@@ -7,6 +7,7 @@ import pytest
 from clubs import selectors, services
 from clubs.models import AuditLog, League, Membership, SeasonEntry
 from replays.models import Record
+from replays.services import record_submit
 from tests.clubs.conftest import result_only
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +75,7 @@ UNAUTH = (401, "not_authenticated")
 )
 def test_submit_to_a_league(world, who, expected):
     names = [u.username for u in world.members[:3]]
-    record, _ = services.record_submit(document=result_only(names, [25, 10, 5]))
+    record, _ = record_submit(document=result_only(names, [25, 10, 5]))
     url = f"/api/seasons/{world.season.pk}/entries/"
     check(world, who, expected, lambda c: c.post(url, {"record": record.pk}, format="json"))
 

@@ -10,7 +10,7 @@ import threading
 import pytest
 from django.db import connections
 
-from replays.errors import Conflict
+from core.errors import Conflict
 from replays.live import live_event_submit, live_events, live_game_create, live_game_view
 from replays.models import LiveGame
 from tests.integration.services import require_postgres

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 
 from analytics.models import RecordFacts, StatisticsSnapshot
-from analytics.snapshots import statistics_apply, statistics_fresh
+from analytics.statistics import statistics_apply, statistics_fresh
 from replays.models import Record
 from replays.services import record_submit
 from tests.integration.services import require_postgres

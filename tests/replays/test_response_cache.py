@@ -15,13 +15,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from accounts.services import player_merge
 from clubs.services import result_correct
+from core.api.renderers import ORJSONRenderer
 from games.play import replay_states
 from games.registry import get_engine
 from replays import response_cache, selectors
-from replays.api.renderers import ORJSONRenderer
 from replays.models import Player, Record
+from replays.services import player_merge
 
 pytestmark = pytest.mark.django_db
 

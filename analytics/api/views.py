@@ -1,0 +1,173 @@
+"""Analytics' REST endpoints: leaderboards, head-to-head, per-game statistics and the
+balance lab's simulations. Thin: parse the query (``analytics.api.serializers``), read
+through the selectors, answer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from analytics import leaderboards, selectors
+from analytics.api.serializers import (
+    RATING_WORDS,
+    GameStatisticsSerializer,
+    HeadToHeadSerializer,
+    LeaderboardSerializer,
+    SimulationJobSerializer,
+    SimulationRequestSerializer,
+    head_to_head_json,
+    head_to_head_query,
+    leaderboard_query,
+    statistics_filters,
+)
+from analytics.simulations import (
+    SIMULATION_MAX_GAMES,
+    simulation_job_create,
+    simulation_job_get,
+    simulation_job_json,
+)
+from core.api.permissions import UploadAllowed, request_user
+from core.api.serializers import ErrorSerializer
+from core.errors import BadRequest, NotFound
+from games.registry import UnknownGame, get_engine
+
+
+class LeaderboardView(APIView):
+    @extend_schema(
+        summary="A leaderboard: per game, per club or per league season",
+        description=(
+            "Players by ordinal rating (mu - 3 sigma, openskill Plackett-Luce), best first, with "
+            "games, wins, win rate, average score and when they last played. `season` (an id) "
+            "gives that season's board; `club` (a slug) with `game` the club's board (records "
+            "entered in any season of its leagues, voids left out); `game` alone every real "
+            "game. Simulated records never count. Pages of `limit` (default 50, at most 200) "
+            "from `offset`; follow `next`. A wrong value is `400 bad_filter` naming "
+            "`detail.field`, an unknown parameter `400 invalid_query`."
+        ),
+        parameters=[
+            OpenApiParameter("game", str, description='slug (`gift_swap`) or name ("Gift Swap")'),
+            OpenApiParameter("club", str, description="a club's slug"),
+            OpenApiParameter("season", int, description="a season's id"),
+            OpenApiParameter("limit", int, description="rows per page, 1 to 200 (default 50)"),
+            OpenApiParameter("offset", int, description="rows to skip (default 0)"),
+        ],
+        responses={200: LeaderboardSerializer, 400: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        chosen = leaderboard_query(request.query_params)
+        rows, total = leaderboards.leaderboard(
+            scope=leaderboards.scope_get(key=chosen.key), limit=chosen.limit, offset=chosen.offset
+        )
+        after = chosen.offset + chosen.limit
+        next_url = None
+        if after < total:
+            params = request.query_params.copy()
+            params["offset"] = str(after)
+            next_url = request.build_absolute_uri(f"{request.path}?{params.urlencode()}")
+        season, club = chosen.season, chosen.club
+        body = {
+            "scope": {
+                "kind": "season" if season else "club" if club else "game",
+                "title": chosen.title,
+                "game": chosen.game,
+                "game_name": get_engine(chosen.game).name,
+                "club": club.slug if club else None,
+                "club_name": club.name if club else None,
+                "season": season.pk if season else None,
+                "season_name": season.name if season else None,
+                "league": season.league.slug if season else None,
+            },
+            "rating": RATING_WORDS,
+            "provisional_below": leaderboards.provisional_games(),
+            "count": total,
+            "limit": chosen.limit,
+            "offset": chosen.offset,
+            "next": next_url,
+            "results": [row.__dict__ for row in rows],
+        }
+        return Response(LeaderboardSerializer(body).data)
+
+
+class HeadToHeadView(APIView):
+    @extend_schema(
+        summary="Head-to-head: two players in one game",
+        description=(
+            "Every real game of `game` that players `a` and `b` both played: how often each "
+            "finished ahead of the other (a better rank), ties (a shared rank), and a's score "
+            "minus b's (average and distribution). Players by handle, any case. A wrong value "
+            "is `400 bad_filter` naming `detail.field`."
+        ),
+        parameters=[
+            OpenApiParameter("game", str, required=True, description="slug or name"),
+            OpenApiParameter("a", str, required=True, description="a player's handle"),
+            OpenApiParameter("b", str, required=True, description="another player's handle"),
+        ],
+        responses={200: HeadToHeadSerializer, 400: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        game, a, b = head_to_head_query(request.query_params)
+        h2h = leaderboards.head_to_head(game=game, a=a, b=b)
+        return Response(HeadToHeadSerializer(head_to_head_json(h2h)).data)
+
+
+class GameStatisticsView(APIView):
+    @extend_schema(
+        summary="A game's statistics, real and simulated play apart",
+        parameters=[
+            OpenApiParameter("players", int, description="Only this table size."),
+            OpenApiParameter("real", str, description="true: real play only; false: simulated."),
+            OpenApiParameter("variant", str, description="Only this rules variant (its key)."),
+            OpenApiParameter("club", str, description="Only records naming this club."),
+            OpenApiParameter("from", str, description="From this month (YYYY-MM), inclusive."),
+            OpenApiParameter("to", str, description="To this month (YYYY-MM), inclusive."),
+        ],
+        responses={200: GameStatisticsSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        try:
+            engine = get_engine(slug)
+        except UnknownGame as exc:
+            raise NotFound("unknown_game", str(exc), game=slug) from None
+        filters = statistics_filters(request.query_params, known=("format",))
+        return Response(selectors.game_statistics(game=engine.slug, **filters))
+
+
+class SimulationListView(APIView):
+    permission_classes = [UploadAllowed]
+
+    @extend_schema(
+        summary="Start a balance-lab simulation",
+        description=(
+            "Plays `games` bot games in the background, stored as simulated records; follow "
+            f"`GET /api/simulations/{{id}}/` for progress. More than {SIMULATION_MAX_GAMES} "
+            "games is `400 too_many_games`; every bad field is a 400 naming `detail.field`."
+        ),
+        request=SimulationRequestSerializer,
+        responses={201: SimulationJobSerializer, 400: ErrorSerializer, 401: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        data = request.data if isinstance(request.data, Mapping) else {}
+        if not isinstance(request.data, Mapping):
+            raise BadRequest("bad_request", "The body must be a JSON object.")
+        job = simulation_job_create(
+            game=data.get("game"),
+            num_players=data.get("players"),
+            games=data.get("games"),
+            bots=data.get("bots", "mixed"),
+            options=data.get("options"),
+            created_by=request_user(request),
+        )
+        return Response(simulation_job_json(job), status=201)
+
+
+class SimulationDetailView(APIView):
+    @extend_schema(
+        summary="A simulation's progress",
+        responses={200: SimulationJobSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, job_id: int) -> Response:
+        return Response(simulation_job_json(simulation_job_get(job_id=job_id)))

@@ -1,0 +1,166 @@
+"""Writes: clubs, invitations and members."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from clubs.models import Club, Invitation, Membership
+from clubs.services.access import (
+    Role,
+    audit,
+    member_player,
+    require_admin,
+    require_member,
+)
+from core.errors import BadRequest, Conflict, Forbidden, NotFound
+
+# --- clubs and members ----------------------------------------------------------
+
+
+@transaction.atomic
+def club_create(*, user: AbstractBaseUser, name: str, slug: str, description: str = "") -> Club:
+    """Make a club; its creator is its first owner."""
+    if Club.objects.filter(slug=slug).exists():
+        raise Conflict("slug_taken", f"A club is already called {slug!r}.", field="slug")
+    club = Club.objects.create(name=name, slug=slug, description=description)
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    member_player(user=user)
+    return club
+
+
+def invitation_key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+@transaction.atomic
+def invitation_create(
+    *,
+    club: Club,
+    user: AbstractBaseUser | None,
+    role: str = Role.MEMBER,
+    expires_at: datetime | None = None,
+    max_uses: int | None = None,
+) -> tuple[Invitation, str]:
+    """Make a join link; returns it and its key (stored only hashed: show it now or never).
+
+    Admins invite members; only owners invite admins or owners.
+    """
+    membership = require_admin(club=club, user=user)
+    if role != Role.MEMBER and membership.role != Role.OWNER:
+        raise Forbidden("not_club_owner", "Only owners may invite admins or owners.")
+    key = secrets.token_urlsafe(24)
+    invitation = Invitation.objects.create(
+        club=club,
+        key_hash=invitation_key_hash(key),
+        prefix=key[: Invitation.PREFIX_LENGTH],
+        created_by=user,
+        role=role,
+        expires_at=expires_at,
+        max_uses=max_uses,
+    )
+    return invitation, key
+
+
+@transaction.atomic
+def club_join(*, key: str, user: AbstractBaseUser) -> Membership:
+    """Join the club of an invitation key; joining a club one is in changes nothing."""
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("club")
+        .filter(key_hash=invitation_key_hash(key))
+        .first()
+    )
+    if invitation is None:
+        raise NotFound("invitation_not_found", "This invitation link is not known.")
+    existing = Membership.objects.filter(club=invitation.club, user=user).first()
+    if existing is not None:
+        return existing
+    now = timezone.now()
+    if invitation.revoked_at is not None:
+        raise Forbidden("invitation_revoked", "This invitation was revoked.")
+    if invitation.expires_at is not None and invitation.expires_at <= now:
+        raise Forbidden("invitation_expired", "This invitation has expired.")
+    if invitation.max_uses is not None and invitation.uses >= invitation.max_uses:
+        raise Forbidden("invitation_used_up", "This invitation has been used up.")
+    member_player(user=user)
+    membership = Membership.objects.create(club=invitation.club, user=user, role=invitation.role)
+    invitation.uses += 1
+    invitation.save(update_fields=["uses"])
+    return membership
+
+
+def _member_by_username(*, club: Club, username: str) -> Membership:
+    membership = (
+        Membership.objects.select_for_update()
+        .filter(club=club, user__username=username)
+        .select_related("user")
+        .first()
+    )
+    if membership is None:
+        raise NotFound("member_not_found", f"{username!r} is not a member of {club.name}.")
+    return membership
+
+
+def _owners_left(*, club: Club, without: Membership) -> int:
+    return Membership.objects.filter(club=club, role=Role.OWNER).exclude(pk=without.pk).count()
+
+
+@transaction.atomic
+def membership_remove(*, club: Club, user: AbstractBaseUser | None, username: str) -> None:
+    """Remove ``username`` from the club: themselves (leaving) or by an admin.
+
+    Admins remove members; only owners remove admins and owners. The last owner
+    cannot leave or be removed (a club always has an owner).
+    """
+    actor = require_member(club=club, user=user)
+    target = _member_by_username(club=club, username=username)
+    if target.pk != actor.pk:
+        if not actor.is_admin:
+            raise Forbidden("not_club_admin", "Only admins and owners may remove members.")
+        if target.is_admin and actor.role != Role.OWNER:
+            raise Forbidden("not_club_owner", "Only owners may remove admins and owners.")
+    if target.role == Role.OWNER and _owners_left(club=club, without=target) == 0:
+        raise Conflict(
+            "last_owner", "The last owner cannot leave; make another member an owner first."
+        )
+    before = {"user": username, "role": target.role}
+    action = "member.leave" if target.pk == actor.pk else "member.remove"
+    audit(actor=user, action=action, club=club, target=target, before=before)
+    target.delete()
+
+
+@transaction.atomic
+def membership_role_change(
+    *, club: Club, user: AbstractBaseUser | None, username: str, role: str
+) -> Membership:
+    """Change a member's role: owners only (so no admin can promote themselves)."""
+    actor = require_member(club=club, user=user)
+    if actor.role != Role.OWNER:
+        raise Forbidden("not_club_owner", "Only owners may change roles.")
+    if role not in Role.values:
+        raise BadRequest("invalid_request", f"Role must be one of {Role.values}.", field="role")
+    target = _member_by_username(club=club, username=username)
+    if (
+        target.role == Role.OWNER
+        and role != Role.OWNER
+        and not _owners_left(club=club, without=target)
+    ):
+        raise Conflict("last_owner", "The last owner cannot step down; make another owner first.")
+    before = {"user": username, "role": target.role}
+    target.role = role
+    target.save(update_fields=["role"])
+    audit(
+        actor=user,
+        action="member.role",
+        club=club,
+        target=target,
+        before=before,
+        after={"user": username, "role": role},
+    )
+    return target

@@ -1,0 +1,221 @@
+"""Rate limits per client: DRF's anonymous (by address) and per-user scopes, in one throttle.
+
+The limits are DRF's ``AnonRateThrottle`` and ``UserRateThrottle`` exactly:
+an anonymous client is counted by address in both scopes (``anon`` and
+``user``), a signed-in user by id in ``user`` only; a scope's sliding window
+drops what is older than its period, refuses when it holds the limit, and a
+refusal says how long to wait as DRF computes it. The rates are read when a
+request comes, so settings changed at run time (tests) take effect.
+
+Why one class: DRF's two throttles read and wrote their histories with four
+cache round trips per request, and rewrote the whole pickled history (up to
+the limit's length) each time. With a Redis cache both scopes are checked and
+counted by one Lua script, atomically, in one round trip, which the replay
+fast path (``replays.api.fastpath``) also sends in the same pipeline as its
+version reads. Without Redis (the embedded default: a local-memory cache,
+counting per process) it keeps DRF's own histories under DRF's keys.
+The counters always live in the cache shared by every server process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.http import HttpRequest
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
+
+from core.cache import shared_redis
+
+# Set on the Django request by the fast path once it has counted the request, so the
+# DRF path it may hand over to does not count it a second time.
+VERDICT_ATTRIBUTE = "_giftbox_throttle_verdict"
+
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+# KEYS: one history list per scope (newest first), then keys only read. ARGV[1]:
+# "now scopes limit period limit period ..." (one argument, and one string answered:
+# packing and parsing a dozen of each was a tenth of a cached request). Per scope:
+# drop the entries older than the period (DRF's ``<=``), then refuse at the limit or
+# push ``now``; answers "allowed length oldest" ("-": none). Then, after "|", the
+# value of each read key (the response cache's version tokens: the same round trip).
+SCRIPT = """
+local words = {}
+for word in string.gmatch(ARGV[1], '%S+') do words[#words + 1] = word end
+local now, scopes = tonumber(words[1]), tonumber(words[2])
+local out = {}
+for i = 1, scopes do
+  local key = KEYS[i]
+  local limit = tonumber(words[1 + 2 * i])
+  local period = tonumber(words[2 + 2 * i])
+  local oldest = redis.call('LINDEX', key, -1)
+  while oldest and tonumber(oldest) <= now - period do
+    redis.call('RPOP', key)
+    oldest = redis.call('LINDEX', key, -1)
+  end
+  local length = redis.call('LLEN', key)
+  local allowed = 0
+  if length < limit then
+    redis.call('LPUSH', key, words[1])
+    redis.call('EXPIRE', key, period)
+    allowed = 1
+  end
+  out[#out + 1] = allowed .. ' ' .. length .. ' ' .. (oldest or '-')
+end
+local values = {}
+for i = scopes + 1, #KEYS do values[#values + 1] = redis.call('GET', KEYS[i]) or '' end
+return table.concat(out, ' ') .. '|' .. table.concat(values, '|')
+"""
+SCRIPT_SHA = hashlib.sha1(SCRIPT.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Scope:
+    """One sliding window: DRF's cache key for it, its limit and its period in seconds."""
+
+    key: str
+    limit: int
+    period: int
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether the request may go on; if not, DRF's wait in seconds (None: unknown)."""
+
+    allowed: bool
+    wait: float | None = None
+
+
+def _rate(scope: str) -> tuple[int, int] | None:
+    rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
+    if rate is None:
+        return None
+    number, period = rate.split("/")
+    return int(number), _PERIODS[period[0]]
+
+
+def client_ident(request: HttpRequest) -> str | None:
+    """The client's address as DRF's throttles tell it (``X-Forwarded-For`` as DRF reads it)."""
+    return BaseThrottle().get_ident(request)
+
+
+def throttle_scopes(request: HttpRequest, user: Any) -> list[Scope]:
+    """The windows this request counts in: ``anon`` and ``user`` by address, or ``user`` by id."""
+    authenticated = user is not None and user.is_authenticated
+    named = [("user", user.pk)] if authenticated else [("anon", None), ("user", None)]
+    scopes = []
+    for name, ident in named:
+        rate = _rate(name)
+        if rate is None:
+            continue
+        key = f"throttle_{name}_{ident if ident is not None else client_ident(request)}"
+        scopes.append(Scope(key, *rate))
+    return scopes
+
+
+def _wait(scope: Scope, now: float, length: int, oldest: float | None) -> float | None:
+    """DRF's ``SimpleRateThrottle.wait`` for a refused window."""
+    remaining = scope.period - (now - oldest) if oldest is not None else scope.period
+    available = scope.limit - length + 1
+    return remaining / available if available > 0 else None
+
+
+def _verdict(refusals: list[float | None]) -> Verdict:
+    if not refusals:
+        return Verdict(True)
+    return Verdict(False, max((w for w in refusals if w is not None), default=None))
+
+
+def _redis_run(client: Any, scopes: list[Scope], now: float, reads: list[str]) -> str:
+    """One EVALSHA: count in ``scopes`` and read ``reads`` (keys as Django's cache names them).
+
+    The script is sent by its digest, not its text; a Redis that lost it refuses the
+    EVALSHA without counting, so loading it and running again counts once.
+    """
+    from redis.exceptions import NoScriptError
+
+    keys = [cache.make_key(f"{scope.key}:list") for scope in scopes]
+    keys += [cache.make_key(name) for name in reads]
+    words = [repr(now), str(len(scopes))]
+    for scope in scopes:
+        words += [str(scope.limit), str(scope.period)]
+    command = ("EVALSHA", SCRIPT_SHA, len(keys), *keys, " ".join(words))
+    try:
+        reply = client.execute_command(*command)
+    except NoScriptError:
+        client.script_load(SCRIPT)
+        reply = client.execute_command(*command)
+    return reply.decode()
+
+
+def _redis_verdict(scopes: list[Scope], now: float, counted: str) -> Verdict:
+    refusals = []
+    words = counted.split()
+    for index, scope in enumerate(scopes):
+        allowed, length, oldest = words[3 * index : 3 * index + 3]
+        if allowed != "1":
+            first = float(oldest) if oldest != "-" else None
+            refusals.append(_wait(scope, now, int(length), first))
+    return _verdict(refusals)
+
+
+def _cache_check(scopes: list[Scope], now: float) -> Verdict:
+    """DRF's algorithm on the Django cache API, with DRF's keys and history lists."""
+    histories = cache.get_many([scope.key for scope in scopes])
+    refusals = []
+    for scope in scopes:
+        history = histories.get(scope.key, [])
+        while history and history[-1] <= now - scope.period:
+            history.pop()
+        if len(history) >= scope.limit:
+            refusals.append(_wait(scope, now, len(history), history[-1] if history else None))
+            continue
+        history.insert(0, now)
+        cache.set(scope.key, history, scope.period)
+    return _verdict(refusals)
+
+
+def throttle_check(
+    request: HttpRequest, user: Any, *, reads: Sequence[str] = ()
+) -> tuple[Verdict, list[str | None]]:
+    """Count the request in its windows (shared cache): may it go on? And read ``reads``.
+
+    ``reads`` are cache keys of short text values (version tokens) that a caller
+    needs on every request: with Redis they come back in the same round trip.
+    """
+    scopes = throttle_scopes(request, user)
+    now = time.time()
+    client = shared_redis()
+    if client is None:
+        verdict = _cache_check(scopes, now) if scopes else Verdict(True)
+        found = cache.get_many(list(reads)) if reads else {}
+        return verdict, [found.get(name) for name in reads]
+    if not scopes and not reads:
+        return Verdict(True), []
+    counted, _, read = _redis_run(client, scopes, now, list(reads)).partition("|")
+    values = [value or None for value in read.split("|")] if reads else []
+    return _redis_verdict(scopes, now, counted), values
+
+
+class RateThrottle(BaseThrottle):
+    """The ``anon`` and ``user`` rates of ``DEFAULT_THROTTLE_RATES`` (see the module)."""
+
+    def __init__(self) -> None:
+        self.verdict = Verdict(True)
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        django_request = request._request
+        verdict = getattr(django_request, VERDICT_ATTRIBUTE, None)
+        if verdict is None:
+            verdict, _ = throttle_check(django_request, request.user)
+        self.verdict = verdict
+        return verdict.allowed
+
+    def wait(self) -> float | None:
+        return self.verdict.wait

@@ -1,0 +1,84 @@
+"""One way to put a chart on a page: a figure as plain data, drawn by our static charts.js.
+
+Why not ``plotly.graph_objects.Figure.to_html``: it emits an inline ``<script>``, which
+a content security policy with ``script-src 'self'`` refuses, and validating a Figure
+costs about a third of a dashboard's time (MEASURED.md). A chart here is a plain dict
+``{"data": [...], "layout": {...}}`` in Plotly's own JSON schema, embedded with
+``json_script`` and drawn by ``core/static/core/charts.js``, which also adds
+a "Download the data (CSV)" link built from the chart's ``csv`` rows.
+
+Every chart has a title, labelled axes, hover text in words (``hovertemplate``) and its
+data as CSV: :func:`chart` asks for each, so a chart cannot leave one out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+DEFAULT_HEIGHT = 420
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def chart(
+    *,
+    chart_id: str,
+    title: str,
+    traces: list[dict[str, Any]],
+    x_title: str,
+    y_title: str,
+    csv_header: Sequence[str],
+    csv_rows: Iterable[Sequence[Any]],
+    layout: dict[str, Any] | None = None,
+    height: int = DEFAULT_HEIGHT,
+    description: str = "",
+) -> dict[str, Any]:
+    """The context the ``core/_chart.html`` partial draws.
+
+    ``traces`` are Plotly trace dicts; each must carry a ``hovertemplate`` (or
+    ``hovertext`` with ``hoverinfo: "text"``) that reads as a sentence ("%{y} games
+    with 4 players"). ``description`` is a line of text under the title for people
+    who cannot see the chart (and for everyone: what the chart says, in words).
+    """
+    for trace in traces:
+        worded = "hovertemplate" in trace or (
+            trace.get("hoverinfo") == "text" and ("hovertext" in trace or "text" in trace)
+        )
+        if not worded and trace.get("hoverinfo") != "skip":
+            raise ValueError(f"chart {chart_id!r}: every trace needs hover text in words")
+    figure_layout: dict[str, Any] = {
+        "title": {"text": title},
+        "xaxis": {"title": {"text": x_title}, "automargin": True},
+        "yaxis": {"title": {"text": y_title}, "automargin": True},
+        "margin": {"l": 50, "r": 20, "t": 60, "b": 50},
+        "height": height,
+        "legend": {"orientation": "h", "y": -0.2},
+        "hoverlabel": {"align": "left"},
+    }
+    for key, value in (layout or {}).items():
+        if isinstance(value, dict) and isinstance(figure_layout.get(key), dict):
+            figure_layout[key] = {**figure_layout[key], **value}
+        else:
+            figure_layout[key] = value
+    rows = [list(csv_header), *[list(row) for row in csv_rows]]
+    return {
+        "id": chart_id,
+        "figure_id": f"{chart_id}-figure",
+        "csv_id": f"{chart_id}-csv",
+        "title": title,
+        "description": description,
+        "figure": {"data": traces, "layout": figure_layout},
+        "csv": rows,
+        "csv_name": f"{_SLUG.sub('-', title.lower()).strip('-') or chart_id}.csv",
+    }
+
+
+def csv_text(rows: Sequence[Sequence[Any]]) -> str:
+    """The CSV a chart's download link gives, for tests and server-side exports."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
