@@ -374,7 +374,13 @@ def _restore(scope: RatingScope, players: set[int], start: Key) -> dict[int, Pla
 
 
 def _outcomes(records: QuerySet[Record]) -> Iterator[Outcome]:
-    """The records' outcomes in order, read in chunks (ids and results, then their seats)."""
+    """The records' outcomes in order, read in chunks (ids and results, then their seats).
+
+    Keyset paging: each page starts after the last key read. Should the database
+    compare the keys otherwise than Python does (a datetime stored in another
+    text format on SQLite sorts after its own value), a page would start over
+    with rows already read: that raises instead of spinning forever.
+    """
     rows = records.values_list("id", "order_at", "result")
     last: Key | None = None
     while True:
@@ -384,6 +390,12 @@ def _outcomes(records: QuerySet[Record]) -> Iterator[Outcome]:
         chunk = list(page[:CHUNK])
         if not chunk:
             return
+        if last is not None and (chunk[0][1], chunk[0][0]) <= last:
+            raise RuntimeError(
+                f"the ratings' paging did not advance: record {chunk[0][0]} "
+                f"({chunk[0][1].isoformat()}) came again after record {last[1]} "
+                f"({last[0].isoformat()}); its stored datetime is not in the database's format"
+            )
         seats: dict[int, list[tuple[int, int]]] = {}
         for record_id, seat, player_id in Seat.objects.filter(
             record_id__in=[r[0] for r in chunk]

@@ -323,7 +323,15 @@ _STAGING = "bulk_record_staging"
 
 
 def _record_rows(firsts: dict[str, LineChecked], *, submitted_by: Any) -> list[tuple[Any, ...]]:
-    now = timezone.now()
+    """The rows of the batch's records, in the column order of ``_COLUMNS``.
+
+    Datetimes go through the backend's own adaptation, as the ORM's writes do: a
+    raw cursor on SQLite would store an aware datetime as ``...+00:00`` text,
+    which compares as later than the ORM's ``...`` of the same instant, so keyset
+    paging over ``played_at``/``created_at`` (the ratings) would never advance.
+    """
+    adapt = connection.ops.adapt_datetimefield_value
+    now = adapt(timezone.now())
     user_id = getattr(submitted_by, "pk", None)
     rows = []
     for digest in sorted(firsts):  # one order for every importer: no deadlock between two
@@ -338,7 +346,7 @@ def _record_rows(firsts: dict[str, LineChecked], *, submitted_by: Any) -> list[t
                 item.events_json,
                 _json(item.result),
                 item.num_events,
-                item.played_at,
+                adapt(item.played_at),
                 item.simulated,
                 user_id,
                 now,
