@@ -264,7 +264,7 @@ class TableGameForm(forms.Form):
             target = None
         message = error.message
         if row is not None and isinstance(seat, int):
-            message = message.replace(f"Seat {seat} ", f"{seats[seat]['name']} ", 1)
+            message = message.replace(f"Seat {seat + 1} ", f"{seats[seat]['name']} ", 1)
         self.add_error(target, message)
 
     def document(self, *, game: str, options: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:

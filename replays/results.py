@@ -2,10 +2,11 @@
 
 Such a record has no events, so nothing replays it; what the rules can still
 check is checked here: the player count and options (the engine's ``setup``),
-every score against the bounds the engine declares (``score_bounds``), and the
-ranks against the scores. Parsing (:func:`table_result_parse`) happens with the
-envelope, because the ranks are part of the record's identity; the rules check
-(:func:`table_result_validate`) runs before anything is stored.
+every score against the bounds the engine declares (``score_bounds``, made finite
+by :func:`result_score_bounds`), and the ranks against the scores. Parsing
+(:func:`table_result_parse`) happens with the envelope, because the ranks are
+part of the record's identity; the rules check (:func:`table_result_validate`)
+runs before anything is stored.
 """
 
 from __future__ import annotations
@@ -19,6 +20,18 @@ from games.registry import get_engine
 
 RESULT_FIELDS = {"scores", "ranks", "duration_minutes", "winners", "details"}
 MAX_DURATION_MINUTES = 7 * 24 * 60
+
+# The range of the 32-bit integer columns a score is stored in (analytics'
+# ``PlayerResult.score``, ``RatingHistory.score``): no bound may reach past it.
+SCORE_COLUMN_MIN, SCORE_COLUMN_MAX = -(2**31), 2**31 - 1
+# A game whose rules set no highest score (Secret Santa: the rounds go on while the
+# best totals are tied) still has a highest *plausible* one for a score typed in by
+# hand. Secret Santa ends once one player alone has 25 or more; a round adds a few
+# points to a pile (seldom more than 15, 34 if one pile took every card), and played
+# games end at 25 to 55 in 3 to 6 rounds, so 1,000 is some 30 rounds of tied
+# leaders: anything above it is a typing error, not a game.
+PLAUSIBLE_HIGHEST = {"secret_santa": 1000}
+PLAUSIBLE_HIGHEST_DEFAULT = 10_000  # a game with no highest score not listed above
 
 
 @dataclass(frozen=True)
@@ -87,7 +100,7 @@ def table_result_parse(result: Any, num_players: int) -> TableResult:
         if not _whole(score):
             raise _bad(
                 "result.scores",
-                f"The score of seat {seat} must be a whole number, not {score!r}.",
+                f"The score of seat {seat + 1} must be a whole number, not {score!r}.",
                 seat=seat,
             )
     ranks = result.get("ranks")
@@ -116,7 +129,8 @@ def _ranks_check(ranks: Any, scores: list[int]) -> None:
         if not _whole(rank) or not 1 <= rank <= n:
             raise _bad(
                 "result.ranks",
-                f"The rank of seat {seat} must be a whole number from 1 to {n}, not {rank!r}.",
+                f"The rank of seat {seat + 1} must be a whole number from 1 to {n}, "
+                f"not {rank!r}.",
                 seat=seat,
             )
     for seat, rank in enumerate(ranks):
@@ -125,7 +139,7 @@ def _ranks_check(ranks: Any, scores: list[int]) -> None:
         if rank != 1 + better:
             raise Unprocessable(
                 "ranks_inconsistent",
-                f"Rank {rank} of seat {seat} is not a competition rank: {better} "
+                f"Rank {rank} of seat {seat + 1} is not a competition rank: {better} "
                 f"player(s) rank better, so it should be {1 + better}.",
                 field="result.ranks",
                 seat=seat,
@@ -135,7 +149,7 @@ def _ranks_check(ranks: Any, scores: list[int]) -> None:
             if ranks[seat] < ranks[other] and scores[seat] < scores[other]:
                 raise Unprocessable(
                     "ranks_inconsistent",
-                    f"Seat {seat} ranks above seat {other} with a lower score "
+                    f"Seat {seat + 1} ranks above seat {other + 1} with a lower score "
                     f"({scores[seat]} against {scores[other]}).",
                     field="result.ranks",
                     seat=seat,
@@ -143,11 +157,29 @@ def _ranks_check(ranks: Any, scores: list[int]) -> None:
             if ranks[seat] == ranks[other] and scores[seat] != scores[other]:
                 raise Unprocessable(
                     "ranks_inconsistent",
-                    f"Seats {seat} and {other} share rank {ranks[seat]} with different "
+                    f"Seats {seat + 1} and {other + 1} share rank {ranks[seat]} with different "
                     f"scores ({scores[seat]} and {scores[other]}).",
                     field="result.ranks",
                     seat=seat,
                 )
+
+
+def result_score_bounds(
+    engine: Any, num_players: int, options: dict[str, Any] | None = None
+) -> tuple[int, int]:
+    """The lowest and highest score a result-only record of this table may give a seat.
+
+    The engine's ``score_bounds`` (the rules' own, never excluding a reachable
+    score), with a plausible highest score where the rules set none
+    (``PLAUSIBLE_HIGHEST``), and never past the 32-bit column a score is stored
+    in: a score outside them could not be ingested, so it is refused at the upload
+    instead of failing in analytics. Raises :class:`InvalidSetup` as
+    ``score_bounds`` does.
+    """
+    low, high = engine.score_bounds(num_players, options)
+    if high is None:
+        high = PLAUSIBLE_HIGHEST.get(engine.slug, PLAUSIBLE_HIGHEST_DEFAULT)
+    return max(low, SCORE_COLUMN_MIN), min(high, SCORE_COLUMN_MAX)
 
 
 def table_result_validate(
@@ -156,29 +188,40 @@ def table_result_validate(
     """Check a result-only record against the game; return the result to store.
 
     The player count and the options are checked by the engine's ``setup``
-    (400 ``invalid_setup``, as for a full log); each score must lie within the
-    engine's ``score_bounds`` for that table (422 ``score_out_of_bounds``).
+    (400 ``invalid_setup``, as for a full log); each score must lie within
+    :func:`result_score_bounds` for that table (422 ``score_out_of_bounds``; the
+    message numbers seats from 1 as the pages do, ``detail.seat`` is the index).
     """
     engine = get_engine(game)
     n = len(table.scores)
     try:
         engine.setup(n, options)
-        low, high = engine.score_bounds(n, options)
+        rules_high = engine.score_bounds(n, options)[1]
+        low, high = result_score_bounds(engine, n, options)
     except InvalidSetup as exc:
         where = "players" if exc.code == "bad_player_count" else "options"
         raise BadRequest(
             "invalid_setup", exc.message, **{"field": where, **exc.detail, "reason": exc.code}
         ) from exc
     for seat, score in enumerate(table.scores):
-        if score < low or (high is not None and score > high):
-            most = "no highest score" if high is None else f"at most {high}"
-            raise Unprocessable(
-                "score_out_of_bounds",
-                f"Seat {seat} scored {score}, but a {n}-player game of {engine.name} "
-                f"scores at least {low} and {most}.",
-                field="result.scores",
-                seat=seat,
-                score=score,
-                bounds=[low, high],
+        if low <= score <= high:
+            continue
+        if score < low:
+            bound = f"at least {low}"
+        elif rules_high is None:
+            bound = (
+                f"at most {high} in a record of its result (the rules set no highest "
+                "score; a higher one is taken for a typing error)"
             )
+        else:
+            bound = f"at most {high}"
+        raise Unprocessable(
+            "score_out_of_bounds",
+            f"Seat {seat + 1} scored {score}, but a seat of a {n}-player game of "
+            f"{engine.name} scores {bound}.",
+            field="result.scores",
+            seat=seat,
+            score=score,
+            bounds=[low, high],
+        )
     return table.to_json()

@@ -151,8 +151,8 @@ class GameSerializer(serializers.Serializer):
     event_types = serializers.ListField(child=serializers.CharField())
     options = OptionSerializer(many=True)
     score_bounds = serializers.DictField(
-        child=serializers.ListField(child=serializers.IntegerField(allow_null=True)),
-        help_text="Per player count: [lowest, highest or null].",
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Per player count: [lowest, highest].",
     )
     rules = serializers.CharField()
 

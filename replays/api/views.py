@@ -40,6 +40,7 @@ from replays.api.serializers import (
 from replays.bulk import lines_read
 from replays.giftlog import JSON_SCHEMA
 from replays.models import ImportJob
+from replays.results import result_score_bounds
 from replays.timeline import record_timeline
 
 BULK_MAX_RECORDS = 1000
@@ -426,10 +427,11 @@ def game_json(engine) -> dict:
         "max_players": engine.max_players,
         "event_types": sorted(engine.event_types),
         "options": [option.to_json() for option in engine.options],
-        # Lowest and highest final score of a seat (null: no highest), with the
-        # default options: what a result-only record's scores are checked against.
+        # Lowest and highest final score of a seat with the default options: what a
+        # result-only record's scores are checked against (a plausible highest where
+        # the rules set none, replays.results.result_score_bounds).
         "score_bounds": {
-            str(n): list(engine.score_bounds(n, {}))
+            str(n): list(result_score_bounds(engine, n, {}))
             for n in range(engine.min_players, engine.max_players + 1)
         },
         "rules": reverse("rules-page", args=[engine.slug]),
@@ -444,8 +446,9 @@ class GameListView(APIView):
             "Each game's slug, name, player counts, event types and options (house rules "
             "and set-up choices: type, allowed values, default, the rulebook sentence each "
             "interprets and why the default reads it best), and `score_bounds`: per player "
-            "count, the lowest and highest final score of a seat under the default options "
-            "(`null`: no highest), which result-only records are checked against."
+            "count, the lowest and highest final score of a seat under the default options, "
+            "which result-only records are checked against (where the rules set no highest "
+            "score, a plausible one)."
         ),
         responses={200: schemas.GameListSerializer},
     )

@@ -14,6 +14,7 @@ from analytics.models import GameSummary, PlayerResult
 from games.registry import all_engines, get_engine
 from replays.giftlog import JSON_SCHEMA
 from replays.models import Record
+from replays.results import result_score_bounds
 from replays.services import record_submit
 
 pytestmark = pytest.mark.django_db
@@ -173,25 +174,54 @@ def test_bounds_follow_the_options():
 @pytest.mark.parametrize("engine", all_engines(), ids=lambda e: e.slug)
 def test_every_engine_checks_its_bounds(api, engine):
     n = engine.min_players
-    low, high = engine.score_bounds(n, {})
-    inside = table_document(engine.slug, scores=[low] * (n - 1) + [high or low + 100])
+    low, high = result_score_bounds(engine, n, {})
+    rules_low, rules_high = engine.score_bounds(n, {})
+    assert low == rules_low
+    assert high == rules_high or rules_high is None
+    assert -(2**31) <= low <= high <= 2**31 - 1, "every bound fits the 32-bit score column"
+    inside = table_document(engine.slug, scores=[low] * (n - 1) + [high])
     assert api.post("/api/records/", inside, format="json").status_code == 201
     below = table_document(engine.slug, scores=[low - 1] + [low] * (n - 1))
     response = api.post("/api/records/", below, format="json")
     assert response.status_code == 422
     assert response.json()["detail"]["seat"] == 0
-    if high is not None:
-        above = table_document(engine.slug, scores=[low] * (n - 1) + [high + 1])
-        response = api.post("/api/records/", above, format="json")
-        assert response.status_code == 422
-        assert response.json()["detail"]["seat"] == n - 1
+    above = table_document(engine.slug, scores=[low] * (n - 1) + [high + 1])
+    response = api.post("/api/records/", above, format="json")
+    assert response.status_code == 422
+    assert response.json()["detail"]["seat"] == n - 1
+    assert response.json()["message"].startswith(f"Seat {n} scored {high + 1}, ")
     assert Record.objects.count() == 1
+
+
+def test_a_score_past_the_column_is_refused_with_the_reason(api):
+    """The poison upload: a Secret Santa total of three billion was stored and never ingested."""
+    document = table_document("secret_santa", scores=[25, 3_000_000_000, 3])
+    response = api.post("/api/records/", document, format="json")
+    assert response.status_code == 422
+    body = response.json()
+    assert body["code"] == "score_out_of_bounds"
+    assert body["message"] == (
+        "Seat 2 scored 3000000000, but a seat of a 3-player game of Secret Santa scores at "
+        "most 1000 in a record of its result (the rules set no highest score; a higher one "
+        "is taken for a typing error)."
+    )
+    assert body["detail"] == {
+        "field": "result.scores",
+        "seat": 1,
+        "score": 3_000_000_000,
+        "bounds": [0, 1000],
+    }
+    bulk = api.post(
+        "/api/records/bulk/", json.dumps(document), content_type="application/x-ndjson"
+    )
+    assert bulk.json()["items"][0]["error"]["code"] == "score_out_of_bounds"
+    assert_nothing_stored()
 
 
 def test_games_list_gives_the_bounds(api):
     games = {g["slug"]: g for g in api.get("/api/games/").json()["games"]}
     assert games["gift_trap"]["score_bounds"]["3"] == [0, 50]
-    assert games["secret_santa"]["score_bounds"] == {"2": [0, None], "3": [0, None], "4": [0, None]}
+    assert games["secret_santa"]["score_bounds"] == {"2": [0, 1000], "3": [0, 1000], "4": [0, 1000]}
     for engine in all_engines():
         counts = games[engine.slug]["score_bounds"]
         assert set(counts) == {str(n) for n in range(engine.min_players, engine.max_players + 1)}
