@@ -33,6 +33,35 @@ class PlayerResult(models.Model):
         indexes = [models.Index(fields=["game", "player"])]
 
 
+class IngestQuarantine(models.Model):
+    """A record whose ingest failed: kept aside with the error, retried later with backoff.
+
+    Why: one record that cannot be ingested (a value its columns cannot hold, a bug
+    in one game's facts) must not stop the records behind it. The sweep and the
+    rebuild go on past it; it is retried at ``next_retry_at``, each failure
+    doubling the wait up to a bound (``analytics.services.ingest_retry_delay``);
+    a successful ingest deletes the row. Operators see the rows in the Django
+    admin and with ``manage.py analytics_quarantine``. Derived like the rest of
+    analytics: a rebuild finds the same records again.
+    """
+
+    record = models.OneToOneField(
+        Record, primary_key=True, on_delete=models.CASCADE, related_name="ingest_quarantine"
+    )
+    error = models.TextField()
+    attempts = models.PositiveIntegerField(default=1)
+    first_failed_at = models.DateTimeField()
+    last_failed_at = models.DateTimeField()
+    next_retry_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = "quarantined record"
+        ordering = ["record_id"]
+
+    def __str__(self) -> str:
+        return f"record {self.record_id}"
+
+
 class GameSummary(models.Model):
     """Per-game snapshot for dashboards, recomputed from PlayerResult rows."""
 

@@ -59,8 +59,15 @@ def record_scope_specs(*, record: Record) -> dict[str, ScopeSpec]:
 
 
 def scope_records(scope: RatingScope) -> QuerySet[Record]:
-    """The records that count in ``scope``, each with its ``order_at``, in application order."""
-    records = Record.objects.filter(game=scope.game, simulated=False)
+    """The records that count in ``scope``, each with its ``order_at``, in application order.
+
+    A quarantined record (its ingest failed: ``IngestQuarantine``) counts nowhere
+    until an ingest of it succeeds, so a recompute, incremental or full, never
+    stops on it and both give the same ratings.
+    """
+    records = Record.objects.filter(
+        game=scope.game, simulated=False, ingest_quarantine__isnull=True
+    )
     entries = SeasonEntry.objects.filter(voided_at__isnull=True)
     if scope.kind == RatingScope.Kind.CLUB:
         entries = entries.filter(season__league__club_id=scope.club_id)

@@ -8,6 +8,7 @@ from django.db.models import Avg, Count, Max, Min, Q, QuerySet, Sum
 
 from analytics.models import (
     GameSummary,
+    IngestQuarantine,
     PlayerResult,
     RecordFacts,
     SimulationJob,
@@ -15,6 +16,11 @@ from analytics.models import (
 )
 from analytics.stats import counters_merge, side_figures
 from replays.models import Record
+
+
+def quarantined_records() -> QuerySet[IngestQuarantine]:
+    """Records whose ingest failed, oldest first, with their record (game, when stored)."""
+    return IngestQuarantine.objects.select_related("record").order_by("record_id")
 
 
 def game_summary_get(*, game: str) -> GameSummary | None:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import transaction
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
 
 from analytics.dashboard import dashboard_warm
-from analytics.models import GameSummary, PlayerResult
+from analytics.models import GameSummary, IngestQuarantine, PlayerResult
 from analytics.ratings import ratings_apply, ratings_deferred, ratings_rebuild
 from analytics.statistics import statistics_apply, statistics_reset
 from replays.giftlog import options_key
@@ -31,6 +33,9 @@ def record_ingest(*, record_id: int, summary: bool = True) -> bool:
     record = Record.objects.filter(pk=record_id).prefetch_related("seats").first()
     if record is None:
         return False
+    # Out of quarantine first, inside the transaction: the ratings count the record
+    # only once it is out (analytics.rating_scopes), and a failure rolls this back.
+    IngestQuarantine.objects.filter(pk=record_id).delete()
     result = record.result
     seats = sorted(record.seats.all(), key=lambda s: s.seat)
     PlayerResult.objects.bulk_create(
@@ -104,43 +109,183 @@ def game_summary_refresh(*, game: str) -> GameSummary:
     return summary
 
 
-def records_ingest(*, record_ids: list[int]) -> int:
-    """Ingest several records (a bulk import's batch); returns how many were still there.
+# --- quarantine: one record that fails never stops the others ----------------------------
+
+ERROR_CHARS = 2000  # of an error kept with a quarantined record
+
+
+def ingest_retry_delay(attempts: int) -> timedelta:
+    """How long a quarantined record waits before its next try, after ``attempts`` failures.
+
+    Doubles from ``INGEST_RETRY_SECONDS`` (default 300) up to ``INGEST_RETRY_MAX_SECONDS``
+    (default a day): a record that failed for a passing reason is soon ingested, one
+    that fails for good costs one try a day, and the sweep never spins on it.
+    """
+    base = int(getattr(settings, "INGEST_RETRY_SECONDS", 300))
+    most = int(getattr(settings, "INGEST_RETRY_MAX_SECONDS", 24 * 3600))
+    return timedelta(seconds=min(most, base * 2 ** min(max(attempts, 1) - 1, 32)))
+
+
+def ingest_quarantine(*, record_id: int, error: str) -> IngestQuarantine | None:
+    """Keep a record whose ingest failed aside, with the error and its next try.
+
+    A record already quarantined counts one more attempt (the wait doubles).
+    Returns None when the record is gone (deleted while it was being ingested).
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        if not Record.objects.filter(pk=record_id).exists():
+            return None
+        IngestQuarantine.objects.bulk_create(
+            [
+                IngestQuarantine(
+                    record_id=record_id,
+                    error="",
+                    attempts=0,
+                    first_failed_at=now,
+                    last_failed_at=now,
+                    next_retry_at=now,
+                )
+            ],
+            ignore_conflicts=True,
+        )
+        row = IngestQuarantine.objects.select_for_update().get(pk=record_id)
+        row.attempts += 1
+        row.error = error[:ERROR_CHARS]
+        row.last_failed_at = now
+        row.next_retry_at = now + ingest_retry_delay(row.attempts)
+        row.save()
+    return row
+
+
+def _connection_usable() -> bool:
+    try:
+        return connection.connection is None or connection.is_usable()
+    except Exception:
+        return False
+
+
+def record_ingest_or_quarantine(
+    *, record_id: int, summary: bool = True, raise_transient: bool = False
+) -> bool | None:
+    """:func:`record_ingest`, but a failure of this one record quarantines it.
+
+    Returns what ``record_ingest`` returns, or None if the record was quarantined.
+    A lost database connection is no fault of the record: it propagates (nothing
+    could be written anyway), as does, with ``raise_transient``, any
+    ``OperationalError`` (a lock timeout, a deadlock), so a task retries at once.
+    """
+    try:
+        return record_ingest(record_id=record_id, summary=summary)
+    except Exception as exc:
+        if (raise_transient and isinstance(exc, OperationalError | InterfaceError)) or not (
+            _connection_usable()
+        ):
+            raise
+        logger.warning("ingest of record %s failed; quarantined", record_id, exc_info=True)
+        ingest_quarantine(record_id=record_id, error=f"{type(exc).__name__}: {exc}")
+        return None
+
+
+@dataclass
+class IngestOutcome:
+    """What an ingest of several records did."""
+
+    ingested: int = 0
+    quarantined: list[int] = field(default_factory=list)
+
+
+def _records_ingest_each(record_ids: list[int], *, raise_transient: bool = False) -> IngestOutcome:
+    outcome = IngestOutcome()
+    for record_id in record_ids:
+        done = record_ingest_or_quarantine(
+            record_id=record_id, summary=False, raise_transient=raise_transient
+        )
+        if done is None:
+            outcome.quarantined.append(record_id)
+        elif done:
+            outcome.ingested += 1
+    return outcome
+
+
+def records_ingest(*, record_ids: list[int], raise_transient: bool = False) -> int:
+    """Ingest several records (a bulk import's batch); returns how many were ingested.
 
     Each record as :func:`record_ingest` does, in its own transaction, but each
     game's summary refreshed once at the end instead of once per record: the
     summary is a GROUP BY over all of the game's results, so per record it made a
-    large import's ingest quadratic.
+    large import's ingest quadratic. A record whose ingest fails is quarantined
+    and the others go on (:func:`record_ingest_or_quarantine`).
     """
-    ingested = sum(record_ingest(record_id=record_id, summary=False) for record_id in record_ids)
+    outcome = _records_ingest_each(record_ids, raise_transient=raise_transient)
     games = Record.objects.filter(pk__in=record_ids).values_list("game", flat=True).distinct()
     for game in sorted(set(games)):
         game_summary_refresh(game=game)
-    return ingested
+    return outcome.ingested
 
 
 def records_uningested_ingest(*, older_than: timedelta, limit: int = 500) -> int:
-    """Ingest stored records that have no derived rows yet; returns how many.
+    """Ingest stored records that have no derived rows yet, and quarantined ones due a retry.
 
     The safety net under the outbox: an announcement is marked sent once the broker
     took it, but a message can still be lost after that (a worker SIGKILLed between
     taking a message from Redis and registering it as unacknowledged, a flushed
-    broker). Records younger than ``older_than`` are left to their own message.
+    broker). Records younger than ``older_than`` are left to their own message. A
+    quarantined record waits for its ``next_retry_at``, so a record that keeps
+    failing never holds up the ones behind it. Returns how many were ingested.
     """
-    cutoff = timezone.now() - older_than
-    ids = list(
-        Record.objects.filter(player_results__isnull=True, created_at__lt=cutoff)
+    now = timezone.now()
+    fresh = (
+        Record.objects.filter(
+            player_results__isnull=True,
+            created_at__lt=now - older_than,
+            ingest_quarantine__isnull=True,
+        )
         .order_by("id")
         .values_list("id", flat=True)[:limit]
     )
-    return records_ingest(record_ids=ids)
+    due = (
+        IngestQuarantine.objects.filter(next_retry_at__lte=now)
+        .order_by("next_retry_at", "record_id")
+        .values_list("record_id", flat=True)[:limit]
+    )
+    return records_ingest(record_ids=sorted({*fresh, *due}))
 
 
-def analytics_rebuild() -> int:
+def quarantine_retry(*, record_ids: list[int] | None = None) -> IngestOutcome:
+    """Try quarantined records again now (all, or these), whatever their next try says.
+
+    What an operator runs once the cause is fixed (``manage.py analytics_quarantine
+    --retry``, the admin's action). Those that fail again stay quarantined.
+    """
+    rows = IngestQuarantine.objects.order_by("record_id")
+    if record_ids is not None:
+        rows = rows.filter(record_id__in=record_ids)
+    ids = list(rows.values_list("record_id", flat=True))
+    outcome = _records_ingest_each(ids)
+    games = Record.objects.filter(pk__in=ids).values_list("game", flat=True).distinct()
+    for game in sorted(set(games)):
+        game_summary_refresh(game=game)
+    return outcome
+
+
+@dataclass
+class RebuildReport:
+    """What :func:`analytics_rebuild` did: records read, ingested, and quarantined."""
+
+    records: int
+    ingested: int
+    quarantined: list[IngestQuarantine]
+
+
+def analytics_rebuild() -> RebuildReport:
     """Throw away every derived row and compute it again from the records alone.
 
     What a restore from a ``pg_dump`` of the records relies on, and what the fault
-    tests compare the incremental figures with. Returns how many records it read.
+    tests compare the incremental figures with. A record whose ingest fails is
+    quarantined and the rebuild goes on: it completes for every other record and
+    reports the quarantined ones. Anything else that fails (the database, a
+    summary, the ratings' recompute) is a failure of the rebuild and raises.
     """
     with transaction.atomic():
         PlayerResult.objects.all().delete()
@@ -148,9 +293,12 @@ def analytics_rebuild() -> int:
         statistics_reset()
     ids = list(Record.objects.order_by("id").values_list("id", flat=True))
     with ratings_deferred():  # one recompute per scope below, not one per late record
-        for record_id in ids:
-            record_ingest(record_id=record_id, summary=False)
+        outcome = _records_ingest_each(ids)
     for game in Record.objects.values_list("game", flat=True).distinct():
         game_summary_refresh(game=game)
-    ratings_rebuild()
-    return len(ids)
+    ratings_rebuild()  # quarantined records count in no scope (analytics.rating_scopes)
+    return RebuildReport(
+        records=len(ids),
+        ingested=outcome.ingested,
+        quarantined=list(IngestQuarantine.objects.select_related("record").order_by("record_id")),
+    )

@@ -178,7 +178,9 @@ def statistics_recompute_all(*, fix: bool = True) -> dict[str, Any]:
     snapshot is replaced by the fresh one (and each record's ``applied`` is set to
     what it now contributes). Returns what it found.
     """
-    missing = Record.objects.filter(facts__isnull=True).values_list("pk", flat=True)
+    missing = Record.objects.filter(facts__isnull=True, ingest_quarantine__isnull=True).values_list(
+        "pk", flat=True
+    )  # a quarantined record is retried by the ingest sweep, not here
     for record_id in list(missing):
         record = Record.objects.filter(pk=record_id).first()
         if record is not None:

@@ -23,10 +23,17 @@ logger = logging.getLogger(__name__)
     time_limit=600,
 )
 def record_ingest(*, record_id: int) -> bool:
-    ingested = services.record_ingest(record_id=record_id)
+    """Ingest one record; a failure of the record itself quarantines it instead of retrying.
+
+    Errors of the database (a lost connection, a lock timeout) are retried with
+    backoff; anything else is the record's own and retrying at once would fail
+    again, so it is quarantined for the sweep to try later
+    (``services.record_ingest_or_quarantine``).
+    """
+    ingested = services.record_ingest_or_quarantine(record_id=record_id, raise_transient=True)
     if ingested:
         _warm_later([record_id])
-    return ingested
+    return bool(ingested)
 
 
 def _warm_later(record_ids: list[int]) -> None:
@@ -58,7 +65,8 @@ def dashboards_warm(*, record_ids: list[int]) -> None:
     time_limit=600,
 )
 def ingest_sweep() -> int:
-    """Beat, every INGEST_SWEEP_SECONDS: records whose ingest message was lost."""
+    """Beat, every INGEST_SWEEP_SECONDS: records whose ingest message was lost, and
+    quarantined records due another try."""
     return services.records_uningested_ingest(
         older_than=timedelta(seconds=settings.INGEST_SWEEP_AFTER_SECONDS)
     )
@@ -119,6 +127,6 @@ def simulation_run(*, job_id: int) -> None:
 )
 def records_ingest(*, record_ids: list[int]) -> int:
     """A bulk import's batch, announced once: each record through ``record_ingest``."""
-    ingested = services.records_ingest(record_ids=record_ids)
+    ingested = services.records_ingest(record_ids=record_ids, raise_transient=True)
     _warm_later(record_ids)
     return ingested

@@ -129,8 +129,7 @@ def _ranks_check(ranks: Any, scores: list[int]) -> None:
         if not _whole(rank) or not 1 <= rank <= n:
             raise _bad(
                 "result.ranks",
-                f"The rank of seat {seat + 1} must be a whole number from 1 to {n}, "
-                f"not {rank!r}.",
+                f"The rank of seat {seat + 1} must be a whole number from 1 to {n}, not {rank!r}.",
                 seat=seat,
             )
     for seat, rank in enumerate(ranks):

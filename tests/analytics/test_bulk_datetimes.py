@@ -105,9 +105,7 @@ def test_bulk_datetimes_are_stored_as_the_orm_stores_them(api):
 def test_the_paging_stops_instead_of_spinning_on_a_key_that_does_not_advance(api):
     """A row whose stored text sorts after its own value (written raw by an older version)."""
     api.post("/api/records/", santa("2025-12-01T20:30:00+00:00", [26, 20, 3]), format="json")
-    last = api.post(
-        "/api/records/", santa("2025-12-02T20:30:00+00:00", [30, 12, 7]), format="json"
-    )
+    last = api.post("/api/records/", santa("2025-12-02T20:30:00+00:00", [30, 12, 7]), format="json")
     with connection.cursor() as cursor:
         cursor.execute(
             "UPDATE replays_record SET played_at = played_at || '+00:00' WHERE id = %s",

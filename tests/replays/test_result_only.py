@@ -211,9 +211,7 @@ def test_a_score_past_the_column_is_refused_with_the_reason(api):
         "score": 3_000_000_000,
         "bounds": [0, 1000],
     }
-    bulk = api.post(
-        "/api/records/bulk/", json.dumps(document), content_type="application/x-ndjson"
-    )
+    bulk = api.post("/api/records/bulk/", json.dumps(document), content_type="application/x-ndjson")
     assert bulk.json()["items"][0]["error"]["code"] == "score_out_of_bounds"
     assert_nothing_stored()
 

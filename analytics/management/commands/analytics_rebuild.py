@@ -2,6 +2,9 @@
 
 After a restore from a ``pg_dump`` of the records (or to check the incremental
 figures), this is all it takes to get ratings, statistics and summaries back.
+A record whose ingest fails is quarantined and reported, and the rebuild
+completes for every other record (exit status 0); only a failure of the rebuild
+itself (the database away, a summary or the ratings' recompute failing) exits 1.
 """
 
 from __future__ import annotations
@@ -9,18 +12,39 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
 from analytics.services import analytics_rebuild
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 class Command(BaseCommand):
-    help = "Delete every analytics row and compute it again from the stored records."
+    help = (
+        "Delete every analytics row and compute it again from the stored records. Records "
+        "whose ingest fails are quarantined and listed; the rebuild completes without them."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
-        records = analytics_rebuild()
+        try:
+            report = analytics_rebuild()
+        except DatabaseError as exc:
+            raise CommandError(f"The rebuild failed: {type(exc).__name__}: {exc}") from exc
         self.stdout.write(
-            f"Rebuilt analytics from {records} record{'s' if records != 1 else ''} "
-            f"in {time.monotonic() - started:.1f} s."
+            f"Rebuilt analytics from {plural(report.records, 'record')} "
+            f"in {time.monotonic() - started:.1f} s: {report.ingested} ingested, "
+            f"{len(report.quarantined)} quarantined."
         )
+        if report.quarantined:
+            self.stdout.write(
+                self.style.WARNING(
+                    f"{plural(len(report.quarantined), 'record')} could not be ingested and "
+                    "count in no figure until they are (manage.py analytics_quarantine):"
+                )
+            )
+            for row in report.quarantined:
+                self.stdout.write(f"  record {row.record_id} ({row.record.game}): {row.error}")
