@@ -58,10 +58,10 @@ def record_ingest(*, record_id: int, summary: bool = True) -> bool:
         unique_fields=["record", "seat"],
         update_fields=["player", "score", "rank", "won", "variant", "num_players"],
     )
-    if summary:
-        game_summary_refresh(game=record.game)
     ratings_apply(record=record)  # ratings per game, club and season (analytics.ratings)
     statistics_apply(record=record)
+    if summary:  # last: its lock is then held only for the commit (one order: see below)
+        game_summary_refresh(game=record.game)
     return True
 
 
@@ -80,8 +80,20 @@ def dashboards_warm(*, record_ids: list[int]) -> None:
             logger.warning("dashboard of %s not warmed", game, exc_info=True)
 
 
+@transaction.atomic
 def game_summary_refresh(*, game: str) -> GameSummary:
-    """Recompute one game's summary from all its results (a GROUP BY, not a scan in Python)."""
+    """Recompute one game's summary from all its results (a GROUP BY, not a scan in Python).
+
+    The summary's row is locked (``select_for_update``) *before* the GROUP BY: two
+    refreshes at once (two workers ingesting records of the same game) would
+    otherwise each count the results committed before it started, and the later
+    write, from the older count, would win, leaving the summary short of a record
+    until the next refresh. Locked first, the second waits for the first to commit
+    and then counts both. Taken after the rating scopes' and snapshots' locks in
+    every path (:func:`record_ingest` refreshes last), so no two workers deadlock.
+    """
+    GameSummary.objects.bulk_create([GameSummary(game=game)], ignore_conflicts=True)
+    summary = GameSummary.objects.select_for_update().get(game=game)
     rows = (
         PlayerResult.objects.filter(game=game)
         .values("player__name")
@@ -102,10 +114,9 @@ def game_summary_refresh(*, game: str) -> GameSummary:
         }
         for row in rows
     ]
-    games = Record.objects.filter(game=game).count()
-    summary, _ = GameSummary.objects.update_or_create(
-        game=game, defaults={"games": games, "players": players}
-    )
+    summary.games = Record.objects.filter(game=game).count()
+    summary.players = players
+    summary.save(update_fields=["games", "players", "updated_at"])
     return summary
 
 
