@@ -6,8 +6,12 @@ checkout): CI keeps them, and a person can look at what the tests saw.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import threading
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -45,6 +49,75 @@ def browser():
         launched = playwright.chromium.launch(executable_path=path, args=FLAGS)
         yield launched
         launched.close()
+
+
+class RequestsInFlight:
+    """Counts the requests the live server is handling, so a test can wait for none.
+
+    The live server answers each connection in a thread of its own. A page closed
+    while its request is still being handled (a move the server is still playing
+    bots for, a poll) leaves that thread writing to the database while the test's
+    teardown empties it: on SQLite the flush then failed with "database table is
+    locked". Counted from the moment the server accepts a connection until its
+    thread is done with it.
+    """
+
+    def __init__(self, httpd) -> None:
+        self.count = 0
+        self.changed = threading.Condition()
+        accept, handle = httpd.process_request, httpd.process_request_thread
+
+        def process_request(request, client_address):
+            with self.changed:
+                self.count += 1
+            try:
+                accept(request, client_address)
+            except BaseException:
+                self._done()
+                raise
+
+        def process_request_thread(request, client_address):
+            try:
+                handle(request, client_address)
+            finally:
+                self._done()
+
+        httpd.process_request = process_request
+        httpd.process_request_thread = process_request_thread
+
+    def _done(self) -> None:
+        with self.changed:
+            self.count -= 1
+            self.changed.notify_all()
+
+    def wait_idle(self, url: str, timeout: float = 30) -> None:
+        """Return once every request the server took so far is answered.
+
+        A last request of our own goes after any connection already waiting to be
+        accepted (the listening socket accepts in order), so when it is answered
+        and the count is 0, nothing the closed pages sent is left.
+        """
+        with contextlib.suppress(urllib.error.HTTPError):  # a 404 is an answer
+            urllib.request.urlopen(f"{url}/static/in-flight-sentinel", timeout=timeout).close()
+        with self.changed:
+            if not self.changed.wait_for(lambda: self.count == 0, timeout=timeout):
+                pytest.fail(f"the live server still handles {self.count} request(s)")
+
+
+@pytest.fixture(autouse=True)
+def live_server_quiet(request):
+    """After a test that used the live server (its pages closed first), wait until the
+    server has answered every request, before the database is emptied."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    server = request.getfixturevalue("live_server")
+    httpd = server.thread.httpd
+    in_flight = getattr(httpd, "requests_in_flight", None)
+    if in_flight is None:
+        in_flight = httpd.requests_in_flight = RequestsInFlight(httpd)
+    yield
+    in_flight.wait_idle(server.url)
 
 
 @pytest.fixture

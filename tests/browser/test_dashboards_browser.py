@@ -18,9 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("game", engine_slugs())
-def test_every_dashboard_draws_every_chart(
-    live_server, make_document, open_page, screenshot, game
-):
+def test_every_dashboard_draws_every_chart(live_server, make_document, open_page, screenshot, game):
     engine = get_engine(game)
     for seed in range(6):
         players = min(engine.min_players + seed % 2, engine.max_players)
