@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
 
@@ -123,6 +123,7 @@ def game_summary_refresh(*, game: str) -> GameSummary:
 # --- quarantine: one record that fails never stops the others ----------------------------
 
 ERROR_CHARS = 2000  # of an error kept with a quarantined record
+TRANSIENT = (OperationalError, InterfaceError, IntegrityError)
 
 
 def ingest_retry_delay(attempts: int) -> timedelta:
@@ -183,15 +184,15 @@ def record_ingest_or_quarantine(
 
     Returns what ``record_ingest`` returns, or None if the record was quarantined.
     A lost database connection is no fault of the record: it propagates (nothing
-    could be written anyway), as does, with ``raise_transient``, any
-    ``OperationalError`` (a lock timeout, a deadlock), so a task retries at once.
+    could be written anyway), as does, with ``raise_transient``, an error a second
+    try may not meet (``TRANSIENT``: a lock timeout, a deadlock, a row a concurrent
+    ingest wrote first), so a task retries it at once; the sweep, which passes no
+    ``raise_transient``, quarantines a record whose error comes back every time.
     """
     try:
         return record_ingest(record_id=record_id, summary=summary)
     except Exception as exc:
-        if (raise_transient and isinstance(exc, OperationalError | InterfaceError)) or not (
-            _connection_usable()
-        ):
+        if (raise_transient and isinstance(exc, TRANSIENT)) or not _connection_usable():
             raise
         logger.warning("ingest of record %s failed; quarantined", record_id, exc_info=True)
         ingest_quarantine(record_id=record_id, error=f"{type(exc).__name__}: {exc}")
