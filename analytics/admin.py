@@ -37,7 +37,7 @@ class IngestQuarantineAdmin(admin.ModelAdmin):
         "last_failed_at",
         "next_retry_at",
     ]
-    search_fields = ["error", "record__id"]
+    search_fields = ["error", "record__game"]
     actions = ["retry"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
