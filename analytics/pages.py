@@ -24,6 +24,7 @@ from analytics.rating_charts import score_difference_chart
 from analytics.simulations import SIMULATION_MAX_GAMES, simulation_job_create
 from clubs.models import Club, Season
 from core.errors import BadRequest, ServiceError
+from core.inputs import whole_number
 from games.registry import UnknownGame, all_engines, get_engine
 from replays.models import Player
 from replays.selectors import record_list, record_row
@@ -69,7 +70,7 @@ def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "error": error,
             "sizes": range(engine.min_players, engine.max_players + 1),
             "jobs": selectors.simulation_jobs_recent(game=slug),
-            "job_id": job_id if job_id.isdigit() else "",
+            "job_id": job_id if whole_number(job_id) is not None else "",
             "bot_mixes": [(b, BOT_WORDS.get(b, b)) for b in BOT_MIXES],
             "max_games": SIMULATION_MAX_GAMES,
             "may_simulate": settings.ALLOW_ANONYMOUS_UPLOADS or request.user.is_authenticated,
@@ -89,7 +90,10 @@ def simulation_start(request: HttpRequest, slug: str) -> HttpResponse:
     options: dict[str, Any] = {}
     if variant:
         known = {v["key"]: v["options"] for v in selectors.game_statistics_variants(game=slug)}
-        options = known.get(variant, {})
+        if variant not in known:  # not a variant this page offered: say so, start nothing
+            messages.error(request, "The simulation was not started: choose a listed variant.")
+            return redirect(f"{url}#balance-lab")
+        options = known[variant]
     try:
         job = simulation_job_create(
             game=engine.slug,
@@ -107,8 +111,8 @@ def simulation_start(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _int(value: str | None) -> int | None:
-    value = (value or "").strip()
-    return int(value) if value.isdigit() else None
+    """A form's whole number (ASCII digits, 32-bit), or None: the service says what is wrong."""
+    return whole_number(value or "")
 
 
 PAGE_SIZE = 100

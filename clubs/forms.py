@@ -7,7 +7,6 @@ has it, so the person sees the message next to what they typed.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -16,6 +15,8 @@ from django.utils.text import slugify
 
 from clubs.models import League, Membership
 from core.errors import ServiceError
+from core.forms import WholeNumberField
+from core.inputs import INT32_MAX, json_loads, whole_number
 from games.registry import all_engines, get_engine
 
 TIE_RULE_WORDS = {
@@ -62,10 +63,10 @@ class InvitationForm(forms.Form):
         initial=Membership.Role.MEMBER,
         label="Joins as",
     )
-    max_uses = forms.IntegerField(
+    max_uses = WholeNumberField(
         min_value=1, required=False, label="How many people may use it", help_text="Empty: any."
     )
-    days = forms.IntegerField(
+    days = WholeNumberField(
         min_value=1, max_value=365, required=False, label="Valid for (days)", initial=14
     )
 
@@ -91,7 +92,7 @@ class LeagueCreateForm(forms.Form):
     tie_rule = forms.ChoiceField(
         choices=list(TIE_RULE_WORDS.items()), widget=forms.RadioSelect, initial="share_best"
     )
-    min_games = forms.IntegerField(min_value=0, initial=0, label="Games needed to be ranked")
+    min_games = WholeNumberField(min_value=0, initial=0, label="Games needed to be ranked")
     tie_breaks = forms.MultipleChoiceField(
         choices=list(TIE_BREAK_WORDS.items()),
         widget=forms.CheckboxSelectMultiple,
@@ -108,12 +109,11 @@ class LeagueCreateForm(forms.Form):
 
     def clean_points_per_place(self) -> list[int]:
         text = self.cleaned_data["points_per_place"]
-        try:
-            points = [int(part) for part in text.replace(";", ",").split(",") if part.strip()]
-        except ValueError:
-            raise forms.ValidationError(
-                "Type whole numbers separated by commas, e.g. 3, 2, 1, 0."
-            ) from None
+        parts = [part for part in text.replace(";", ",").split(",") if part.strip()]
+        points = [whole_number(part, low=-INT32_MAX) for part in parts]
+        if None in points:
+            raise forms.ValidationError("Type whole numbers separated by commas, e.g. 3, 2, 1, 0.")
+        points = [point for point in points if point is not None]
         if not points:
             raise forms.ValidationError("Give the points of at least the first place.")
         return points
@@ -123,9 +123,9 @@ class LeagueCreateForm(forms.Form):
         if not text:
             return {}
         try:
-            options = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(f"This is not valid JSON ({exc.msg}).") from None
+            options = json_loads(text)
+        except ServiceError as exc:
+            raise forms.ValidationError(f"This is not valid JSON ({exc.message})") from None
         if not isinstance(options, dict):
             raise forms.ValidationError('House rules are an object, e.g. {"max_rounds": 15}.')
         return options
@@ -167,7 +167,7 @@ class TableGameForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"],
     )
-    duration_minutes = forms.IntegerField(
+    duration_minutes = WholeNumberField(
         min_value=1,
         max_value=24 * 60,
         required=False,
@@ -196,7 +196,7 @@ class TableGameForm(forms.Form):
                     attrs={"placeholder": "guest's name", "autocomplete": "off"}
                 ),
             )
-            self.fields[f"score_{seat}"] = forms.IntegerField(
+            self.fields[f"score_{seat}"] = WholeNumberField(
                 required=False,
                 label=f"Score {seat + 1}",
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "-?[0-9]*"}),

@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "config.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.middleware.NulRefusalMiddleware",
     "config.database_unavailable.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -83,6 +84,9 @@ CSP_EMBED_FRAME_ANCESTORS = os.environ.get("CSP_EMBED_FRAME_ANCESTORS", "*")
 ROOT_URLCONF = "config.urls"
 # A giftlog of the longest games is well under 2 MB; bulk NDJSON may be larger.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_UPLOAD_BYTES", str(16 * 1024 * 1024)))
+# The largest NDJSON body of an import job (POST /api/imports/), read line by line and
+# counted as it comes: 413 past it, nothing of the import kept.
+MAX_IMPORT_BYTES = int(os.environ.get("MAX_IMPORT_BYTES", str(256 * 1024 * 1024)))
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
@@ -146,7 +150,8 @@ REST_FRAMEWORK = {
         "core.api.renderers.ORJSONRenderer",  # DRF's bytes, encoded by orjson
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # Size-, depth- and NUL-checked JSON (core/inputs.py), for every JSON body of the API.
+    "DEFAULT_PARSER_CLASSES": ["core.api.parsers.JSONParser"],
     "UNAUTHENTICATED_USER": None,
     # Token first: its "Token" challenge makes a missing login a 401, not a 403.
     # Live play's "Authorization: Seat <token>" is read by the live views themselves.

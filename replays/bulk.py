@@ -40,9 +40,9 @@ from django.db import IntegrityError, InterfaceError, OperationalError, connecti
 from django.utils import timezone
 
 from core.errors import BadRequest, ServiceError, Unprocessable
+from core.inputs import MAX_DEPTH, json_loads
 from replays import outbox
 from replays.bulk_worker import LineChecked, lines_check, worker_init
-from replays.giftlog import documents_read
 from replays.models import Player, Record, Seat
 from replays.validation import result_check
 
@@ -95,11 +95,14 @@ def not_stored(line: int) -> BulkOutcome:
 
 
 def lines_read(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
-    """(line number, raw line or document) pairs from a binary stream, without reading it whole.
+    """(line number, raw line) pairs from a binary stream, without reading NDJSON whole.
 
-    NDJSON streams line by line (flat memory whatever the file size). A file
-    whose first line is not a JSON object on its own (a JSON array, one
-    pretty-printed document) is read whole, as :func:`documents_read` does.
+    NDJSON streams line by line (flat memory whatever the file size). A body whose
+    first line is not a JSON object on its own (a JSON array, one pretty-printed
+    document) is read whole (the request's size limit bounds it): an array gives one
+    item per "line", re-encoded, a single document one line. Every line is parsed
+    and checked later, on its own (``replays.bulk_worker``), so one hostile line is
+    refused with its number and the others are still stored.
     """
     number = 0
     for raw in stream:
@@ -109,18 +112,50 @@ def lines_read(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
     else:
         return
     try:
-        first = orjson.loads(raw)
+        first = orjson.loads(raw) if len(raw) < _FIRST_LINE_PEEK else None
     except orjson.JSONDecodeError:
         first = None
     if not isinstance(first, dict):
-        text = (b"\n" * (number - 1) + raw + stream.read()).decode("utf-8")
-        yield from documents_read(text)
+        yield from _whole_read(b"\n" * (number - 1) + raw + stream.read())
         return
     yield number, raw
     for raw in stream:
         number += 1
         if raw.strip():
             yield number, raw
+
+
+_FIRST_LINE_PEEK = 4 << 20  # a longer first line is checked with the rest, not peeked at
+
+
+def _whole_read(body: bytes) -> Iterator[tuple[int, Any]]:
+    """A body that is not NDJSON: a JSON array (an item per line), one document, or lines.
+
+    Parsed with the same checks as any JSON body (one level deeper for the array
+    itself); a body that does not parse as a whole is split into lines, each then
+    refused or stored on its own.
+    """
+    try:
+        whole = json_loads(body, max_depth=MAX_DEPTH + 1, nul_escapes=True)
+    except ServiceError:
+        whole = None
+    else:
+        if isinstance(whole, list):
+            for index, item in enumerate(whole, start=1):
+                yield index, _item_bytes(item)
+            return
+        yield 1, body
+        return
+    for number, line in enumerate(body.split(b"\n"), start=1):
+        if line.strip():
+            yield number, line
+
+
+def _item_bytes(item: Any) -> Any:
+    try:
+        return orjson.dumps(item)
+    except TypeError:  # beyond orjson (cannot happen after json_loads): checked as it is
+        return item
 
 
 # --- the rules check, in worker processes ---------------------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -329,33 +328,3 @@ def giftlog_document(
     if events is None:
         del document["events"]
     return document
-
-
-def documents_read(text: str) -> Iterator[tuple[int, Any]]:
-    """Split a bulk upload into (line number, document) pairs.
-
-    Accepts one JSON document (possibly pretty-printed), a JSON array of
-    documents, or NDJSON (one document per line). A line that is not JSON
-    yields the :class:`json.JSONDecodeError` in place of a document, so one
-    bad line does not hide the others.
-    """
-    stripped = text.strip()
-    if not stripped:
-        return
-    try:
-        whole = json.loads(stripped)
-    except json.JSONDecodeError:
-        pass
-    else:
-        if isinstance(whole, list):
-            yield from enumerate(whole, start=1)
-        else:
-            yield 1, whole
-        return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield number, exc

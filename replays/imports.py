@@ -19,7 +19,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from core.errors import BadRequest
+from core.api.parsers import upload_limit
+from core.errors import BadRequest, ServiceError
+from core.inputs import MAX_DEPTH, TooLarge, json_loads
 from replays.bulk import BATCH_SIZE, records_import
 from replays.models import ImportChunk, ImportJob
 
@@ -37,10 +39,14 @@ def _raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
         if not stripped:
             continue
         if number == 1 and stripped[:1] == b"[":
-            rest = stream.read()
+            # A JSON array is read whole: at most the upload limit, not the import's.
+            limit = upload_limit()
+            rest = stream.read(limit + 1 - len(stripped))
+            if len(stripped) + len(rest) > limit:
+                raise TooLarge(limit, what="A JSON array (send NDJSON for larger imports)")
             try:
-                whole = orjson.loads(stripped + rest)
-            except orjson.JSONDecodeError:
+                whole = json_loads(stripped + rest, max_depth=MAX_DEPTH + 1, nul_escapes=True)
+            except ServiceError:
                 whole = None
             if isinstance(whole, list):
                 for index, document in enumerate(whole, start=1):
@@ -52,6 +58,27 @@ def _raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
                     yield extra, line.strip()
             return
         yield number, stripped
+
+
+def _line_check(number: int, raw: bytes) -> None:
+    """What a chunk's text cannot hold refuses the import, naming the line.
+
+    A chunk keeps its lines as text until a worker checks them (each line is then
+    stored or refused on its own); a NUL byte or bytes that are not UTF-8 have no
+    text form, so the upload is refused whole before anything of it is kept.
+    """
+    if b"\x00" in raw:
+        raise BadRequest(
+            "nul_character",
+            f"Line {number} holds a NUL byte (0x00); text cannot hold it.",
+            line=number,
+        )
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest(
+            "malformed_json", f"Line {number} is not UTF-8 text.", line=number, reason="not_utf8"
+        ) from None
 
 
 def import_job_create(
@@ -71,13 +98,14 @@ def import_job_create(
                 job=job,
                 index=index,
                 line_numbers=list(numbers),
-                text=b"\n".join(texts).decode("utf-8", errors="replace"),
+                text=b"\n".join(texts).decode("utf-8"),
             )
             index += 1
             numbers.clear()
             texts.clear()
 
         for number, raw in _raw_lines(stream):
+            _line_check(number, raw)
             numbers.append(number)
             texts.append(raw)
             lines += 1

@@ -20,6 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from core.inputs import whole_number
 from games.base import CHANCE, Engine, IllegalEvent, InvalidSetup
 from games.play import BOTS, replay, replay_states, waiting_for
 from games.registry import get_engine
@@ -75,7 +76,7 @@ def _bots_parse(value: Any, num_players: int) -> dict[int, str]:
         )
     bots: dict[int, str] = {}
     for key, name in value.items():
-        seat = int(key) if isinstance(key, str) and key.isdigit() else None
+        seat = whole_number(key, high=num_players)
         if seat is None or not 0 <= seat < num_players:
             raise BadRequest(
                 "invalid_envelope", f"Bot seat {key!r} is not a seat of this game.", field="bots"

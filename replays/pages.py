@@ -22,6 +22,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 
 from core.errors import BadRequest, NotFound, ServiceError
 from core.games import game_slug_find, variant_words
+from core.inputs import whole_number
 from games.base import and_list
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import live as live_play
@@ -117,8 +118,7 @@ def record_embed_page(request: HttpRequest, record_id: int) -> HttpResponse:
 
 def record_step_table_fragment(request: HttpRequest, record_id: int, step: int) -> HttpResponse:
     """The table at one step as an HTML fragment (what the viewer swaps in)."""
-    seat_param = request.GET.get("seat", "")
-    seat = int(seat_param) if seat_param.isdigit() else None
+    seat = whole_number(request.GET.get("seat", ""))
     try:
         record = selectors.record_get(record_id=record_id)
         html = selectors.record_step_table(record, step=step, seat=seat)

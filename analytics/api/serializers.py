@@ -19,6 +19,7 @@ from clubs.models import Club, Season
 from core.api.serializers import ErrorSerializer
 from core.errors import BadRequest
 from core.games import game_slug_find
+from core.inputs import whole_number
 from games.registry import all_engines, get_engine
 from replays.models import Player
 
@@ -64,9 +65,10 @@ def _whole(query: Mapping[str, str], name: str, default: int, low: int, high: in
     raw = (query.get(name) or "").strip()
     if not raw:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise _bad(name, f"{name} must be a whole number from {low} to {high}.", raw)
-    return int(raw)
+    value = whole_number(raw, low=low, high=high)
+    if value is None:
+        raise _bad(name, f"{name} must be a whole number from {low} to {high}.", raw[:100])
+    return value
 
 
 @dataclass(frozen=True)
@@ -108,11 +110,10 @@ def leaderboard_query(query: Mapping[str, str], *, extra: Iterable[str] = ()) ->
             raise _bad("club", f'There is no club "{text["club"]}".', text["club"])
     season = None
     if text["season"]:
-        if not text["season"].isdigit():
-            raise _bad("season", "season must be a season's number (its id).", text["season"])
-        season = (
-            Season.objects.select_related("league__club").filter(pk=int(text["season"])).first()
-        )
+        season_id = whole_number(text["season"], low=1)
+        if season_id is None:
+            raise _bad("season", "season must be a season's number (its id).", text["season"][:100])
+        season = Season.objects.select_related("league__club").filter(pk=season_id).first()
         if season is None:
             raise _bad("season", f"There is no season {text['season']}.", text["season"])
         if club is not None and season.league.club_id != club.pk:
@@ -293,11 +294,12 @@ def statistics_filters(params: Mapping[str, str], *, known: tuple[str, ...] = ()
     filters: dict[str, Any] = {}
     players = (params.get("players") or "").strip()
     if players:
-        if not players.isdigit() or not 1 <= int(players) <= 12:
+        size = whole_number(players, low=1, high=12)
+        if size is None:
             raise BadRequest(
                 "bad_filter", "players must be a table size (2 to 8).", field="players"
             )
-        filters["players"] = int(players)
+        filters["players"] = size
     real = (params.get("real") or "").strip().lower()
     if real not in _REAL:
         raise BadRequest(

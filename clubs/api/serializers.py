@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from clubs.models import Club, Invitation, League, Membership, Season, SeasonEntry
+from core.api.serializers import WholeNumberField
 
 
 class MemberSerializer(serializers.ModelSerializer):
@@ -54,11 +55,11 @@ class LeagueCreateSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=64)
     game = serializers.CharField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
-    points_per_place = serializers.ListField(child=serializers.IntegerField(), min_length=1)
+    points_per_place = serializers.ListField(child=WholeNumberField(), min_length=1)
     tie_rule = serializers.ChoiceField(
         choices=League.TieRule.choices, default=League.TieRule.SHARE_BEST
     )
-    min_games = serializers.IntegerField(min_value=0, default=0)
+    min_games = WholeNumberField(min_value=0, default=0)
     tie_breaks = serializers.ListField(
         child=serializers.ChoiceField(choices=list(League.TIE_BREAKS)), required=False, default=list
     )
@@ -102,7 +103,7 @@ class RoleSerializer(serializers.Serializer):
 class InvitationCreateSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=Membership.Role.choices, default=Membership.Role.MEMBER)
     expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    max_uses = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+    max_uses = WholeNumberField(min_value=1, required=False, allow_null=True, default=None)
 
 
 class InvitationCreatedSerializer(serializers.ModelSerializer):
@@ -125,14 +126,14 @@ class JoinedSerializer(serializers.Serializer):
 
 
 class EntryCreateSerializer(serializers.Serializer):
-    record = serializers.IntegerField(
+    record = WholeNumberField(
         required=False, help_text="A stored record's id (or send `document` instead)."
     )
     document = serializers.DictField(
         required=False,
         help_text="A whole giftlog/1 document: stored and entered in one transaction.",
     )
-    guests = serializers.ListField(child=serializers.IntegerField(min_value=0), default=list)
+    guests = serializers.ListField(child=WholeNumberField(min_value=0), default=list)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("record" in attrs) == ("document" in attrs):
@@ -189,7 +190,7 @@ class VoidSerializer(serializers.Serializer):
 
 class ResultCorrectionSerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField())
-    ranks = serializers.ListField(child=serializers.IntegerField(), required=False)
+    ranks = serializers.ListField(child=WholeNumberField(), required=False)
     reason = serializers.CharField(required=False, default="", allow_blank=True)
 
 

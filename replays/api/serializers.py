@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework import serializers
 
+from core.api.serializers import WholeNumberField
 from core.errors import BadRequest
 from core.games import game_slug_find
 from games.base import InvalidSetup
@@ -48,7 +49,7 @@ class RecordSummarySerializer(serializers.ModelSerializer):
 
 
 class StepQuerySerializer(serializers.Serializer):
-    seat = serializers.IntegerField(required=False, min_value=0, allow_null=True)
+    seat = WholeNumberField(required=False, min_value=0, allow_null=True)
 
 
 class GameField(serializers.CharField):
@@ -103,7 +104,7 @@ class RecordListQuerySerializer(serializers.Serializer):
         max_length=64,
         error_messages={"max_length": "A player name is at most 64 characters."},
     )
-    players = serializers.IntegerField(
+    players = WholeNumberField(
         required=False,
         min_value=1,
         max_value=100,

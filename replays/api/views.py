@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 from itertools import islice
-from typing import Any
 
 from django.db import connection
 from django.http import HttpResponse, StreamingHttpResponse
@@ -24,10 +23,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api.parsers import charset_check, counted, import_limit, upload_limit
 from core.api.permissions import UploadAllowed, request_user
 from core.api.renderers import ORJSONRenderer
 from core.api.serializers import ErrorSerializer
 from core.errors import BadRequest, NotFound
+from core.inputs import whole_number
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import imports, response_cache, selectors, services
 from replays.api import fastpath, schemas
@@ -85,14 +86,15 @@ class RecordCursorPagination(CursorPagination):
         raw = request.query_params.get(self.page_size_query_param, "").strip()
         if not raw:
             return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+        size = whole_number(raw, low=1, high=self.max_page_size)
+        if size is None:
             raise BadRequest(
                 "bad_filter",
                 f"page_size must be a whole number from 1 to {self.max_page_size}.",
                 field="page_size",
-                value=raw,
+                value=raw[:100],
             )
-        return int(raw)
+        return size
 
     def decode_cursor(self, request: Request) -> Cursor | None:
         try:
@@ -190,35 +192,16 @@ class RecordListCreateView(fastpath.FastCachedGet, ListAPIView):
         )
 
 
-class _Unbuffered(io.RawIOBase):
-    """The request's stream as a raw stream, so io.BufferedReader can buffer it."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.stream.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-
-def buffered(stream: Any) -> io.BufferedReader:
-    """The body read in 1 MiB chunks and split into lines in C.
-
-    The server's own stream (Django's LimitedStream over the WSGI input) finds each
-    line in Python: a tenth of a 1,000-game bulk upload's time went to reading it.
-    """
-    return io.BufferedReader(_Unbuffered(stream), buffer_size=1 << 20)
-
-
 class _RawBody(BaseParser):
-    """Hands the body over as a binary stream: a bulk upload is split line by line."""
+    """Hands the body over as a binary stream: a bulk upload is split line by line.
+
+    Counted as it is read: past ``MAX_UPLOAD_BYTES`` the upload is refused with 413
+    before anything of it is stored (every line is read before the first is stored).
+    """
 
     def parse(self, stream, media_type=None, parser_context=None):
-        return buffered(stream) if stream is not None else io.BytesIO()
+        charset_check(media_type)
+        return counted(stream, limit=upload_limit(), parser_context=parser_context)
 
 
 class NDJSONParser(_RawBody):
@@ -272,12 +255,19 @@ class RecordBulkView(APIView):
 
 
 class _StreamBody(BaseParser):
-    """Hands the body over as a binary stream: a large import is read line by line."""
+    """Hands the body over as a binary stream: a large import is read line by line.
+
+    Counted as it is read: past ``MAX_IMPORT_BYTES`` the import is refused with 413
+    and its transaction rolled back, so nothing of it is kept.
+    """
 
     media_type = "application/x-ndjson"
 
     def parse(self, stream, media_type=None, parser_context=None):
-        return buffered(stream) if stream is not None else io.BytesIO()
+        charset_check(media_type)
+        return counted(
+            stream, limit=import_limit(), parser_context=parser_context, what="An import"
+        )
 
 
 class ImportJobCreateView(APIView):

@@ -35,6 +35,7 @@ def _ndjson(context, value) -> dict:
     text = value if isinstance(value, str) else json.dumps(value)
     return {"data": text.encode("utf-8", "surrogatepass")}
 
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
