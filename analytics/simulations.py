@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any
-
 from datetime import timedelta
+from typing import Any
 
 from celery import current_app
 from django.conf import settings

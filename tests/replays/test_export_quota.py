@@ -44,7 +44,8 @@ def test_an_export_is_a_page_and_its_link_resumes_it_without_gaps_or_repeats(api
     lines = b"".join(first.streaming_content).splitlines()
     assert len(lines) == 3
     url = next_url(first)
-    assert url is not None and f"after={five[2]}" in url
+    assert url is not None
+    assert f"after={five[2]}" in url
     second = api.get(url)
     assert second.status_code == 200
     rest = b"".join(second.streaming_content).splitlines()
