@@ -29,6 +29,7 @@ from games.base import CHANCE, Engine, IllegalEvent, InvalidSetup
 from games.play import BOTS, replay, replay_states, waiting_for
 from games.registry import get_engine
 from replays.giftlog import FORMAT, giftlog_parse
+from replays.handles import player_names_check
 from replays.models import LiveEvent, LiveGame, Record
 from replays.selectors import record_require_replayable
 from replays.services import record_submit
@@ -128,6 +129,7 @@ def live_game_create(
         )
     envelope = {k: v for k, v in document.items() if k not in ("seed", "bots")}
     log = giftlog_parse({**envelope, "format": FORMAT, "events": []})
+    player_names_check(log.players)  # refused now, not when the game ends and is stored
     bots = _bots_parse(document.get("bots"), len(log.players))
     engine = get_engine(log.game)
     try:
