@@ -107,3 +107,11 @@ def test_another_address_has_its_own_budget(five):
     assert APIClient(REMOTE_ADDR="198.51.100.1").get("/api/records/export/").status_code == 200
     assert APIClient(REMOTE_ADDR="198.51.100.1").get("/api/records/export/").status_code == 429
     assert APIClient(REMOTE_ADDR="198.51.100.2").get("/api/records/export/").status_code == 200
+
+
+@override_settings(EXPORT_PAGE_RECORDS=3)
+def test_the_records_page_says_when_its_export_file_holds_only_the_oldest(client, five):
+    page = client.get("/records/").content.decode()
+    assert "a file holds the 3 oldest" in page
+    with override_settings(EXPORT_PAGE_RECORDS=10):
+        assert "a file holds" not in client.get("/records/").content.decode()
