@@ -8,7 +8,9 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import send_mail
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import ApiToken, SiteSettings
@@ -31,7 +33,12 @@ def user_signup(*, username: str, email: str, password: str) -> AbstractBaseUser
     """
     if not SiteSettings.current().signup_open:
         raise Forbidden("signup_closed", "Sign-up is closed on this site.")
+    owners = list(
+        get_user_model().objects.filter(email__iexact=email).values_list("username", flat=True)
+    )
     user = get_user_model().objects.create_user(username=username, email=email, password=password)
+    if owners:
+        transaction.on_commit(lambda: _email_taken_notify(email, username, owners))
     player = Player.objects.filter(name=username).first()
     if player is None:
         Player.objects.create(name=username, user=user)
@@ -40,6 +47,22 @@ def user_signup(*, username: str, email: str, password: str) -> AbstractBaseUser
         player.user = user
         player.save(update_fields=["user"])
     return user
+
+
+def _email_taken_notify(email: str, username: str, owners: list[str]) -> None:
+    """Tell the owner of ``email`` that a new account gave it, instead of telling the
+    person signing up that it is taken (which would say whose address is registered)."""
+    body = render_to_string(
+        "accounts/signup_email_taken.txt",
+        {"email": email, "username": username, "owners": owners},
+    )
+    send_mail(
+        "A new giftbox account was made with your e-mail address",
+        body,
+        None,
+        [email],
+        fail_silently=True,
+    )
 
 
 def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.chartkit import chart
+from core.chartkit import chart, plotly_text
 from games.registry import get_engine
 
 ORDINAL_WORDS = "rating (mu - 3 sigma)"
@@ -170,7 +170,9 @@ def score_difference_chart(
         csv_rows=distribution,
         layout={
             # Two lines, so a phone shows the whole title (the page's title stays one line).
-            "title": {"text": f"{game}:<br>{a}'s score minus {b}'s"},
+            "title": {
+                "text": f"{plotly_text(game)}:<br>{plotly_text(a)}'s score minus {plotly_text(b)}'s"
+            },
             "showlegend": False,
             "yaxis": {"dtick": 1 if max((n for _, n in distribution), default=0) <= 10 else None},
         },

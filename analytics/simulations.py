@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import logging
 import random
+from datetime import timedelta
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
+from django.db.models import Count, F, Sum
+from django.utils import timezone
 
 from analytics.models import SimulationJob
 from core.errors import BadRequest, NotFound, ServiceError
+from core.quotas import QuotaExceeded
 from games.base import GameError, options_resolve
 from games.registry import UnknownGame, get_engine
 from replays.simulation import BOT_MIXES, SIMULATION_OPTIONS, records_simulate
@@ -28,6 +34,8 @@ logger = logging.getLogger("analytics.simulations")
 
 SIMULATION_MAX_GAMES = 2000
 SIMULATION_BATCH = 25
+# The task's time limit: an unfinished job untouched for longer is not running.
+SIMULATION_STALE = timedelta(hours=1)
 
 
 def simulation_job_create(
@@ -43,7 +51,8 @@ def simulation_job_create(
 
     Raises :class:`BadRequest` (400) naming the field: an unknown game, a table size
     the game does not allow, an unknown bot mix, bad options, or a number of games
-    outside 1..``SIMULATION_MAX_GAMES``.
+    outside 1..``SIMULATION_MAX_GAMES``; and :class:`QuotaExceeded` (429) past the
+    account's allowance of unfinished jobs and queued games.
     """
     try:
         engine = get_engine(game)
@@ -90,17 +99,71 @@ def simulation_job_create(
         raise BadRequest(exc.code, str(exc), field="options", **exc.detail) from None
     except (TypeError, AttributeError):
         raise BadRequest("bad_options", "Options must be a JSON object.", field="options") from None
-    job = SimulationJob.objects.create(
-        game=engine.slug,
+    account = created_by if getattr(created_by, "is_authenticated", False) else None
+    with transaction.atomic():
+        _simulation_quota_check(account, games)
+        job = _simulation_job_store(engine.slug, num_players, resolved, bots, games, account)
+    transaction.on_commit(lambda: _simulation_enqueue(job.pk))
+    return job
+
+
+def _simulation_quota_check(account: Any, games: int) -> None:
+    """Refuse a job past the account's allowance: ``SIMULATIONS_MAX_JOBS`` unfinished
+    jobs, ``SIMULATIONS_MAX_QUEUED_GAMES`` games still to play (429 ``quota_exceeded``
+    with the numbers). Clients without an account share one allowance.
+
+    A job no worker has touched for ``SIMULATION_STALE`` (the task's time limit) no
+    longer counts: a job whose message was lost must not lock its owner out for good.
+    The account's row is locked for the check and the write, so two requests at once
+    cannot both take the last place.
+    """
+    if account is not None:
+        get_user_model().objects.select_for_update().filter(pk=account.pk).first()
+    unfinished = SimulationJob.objects.filter(
+        state__in=[SimulationJob.State.QUEUED, SimulationJob.State.RUNNING],
+        updated_at__gte=timezone.now() - SIMULATION_STALE,
+    )
+    unfinished = (
+        unfinished.filter(created_by=account)
+        if account is not None
+        else unfinished.filter(created_by__isnull=True)
+    )
+    counts = unfinished.aggregate(jobs=Count("id"), games=Sum(F("total") - F("done")))
+    jobs, queued = counts["jobs"], counts["games"] or 0
+    max_jobs, max_games = settings.SIMULATIONS_MAX_JOBS, settings.SIMULATIONS_MAX_QUEUED_GAMES
+    numbers = {
+        "jobs": jobs,
+        "max_jobs": max_jobs,
+        "queued_games": queued,
+        "max_queued_games": max_games,
+        "games": games,
+    }
+    if jobs >= max_jobs:
+        raise QuotaExceeded(
+            f"This account has {jobs} simulations still running or waiting, the most it may "
+            f"have ({max_jobs}); start another when one has finished.",
+            **numbers,
+        )
+    if queued + games > max_games:
+        raise QuotaExceeded(
+            f"This account's simulations still have {queued} games to play; {games} more "
+            f"would pass its limit of {max_games} queued games.",
+            **numbers,
+        )
+
+
+def _simulation_job_store(
+    game: str, num_players: int, options: dict, bots: str, games: int, account: Any
+) -> SimulationJob:
+    return SimulationJob.objects.create(
+        game=game,
         num_players=num_players,
-        options=resolved,
+        options=options,
         bots=bots,
         total=games,
         seed=random.SystemRandom().randrange(2**31),
-        created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
+        created_by=account,
     )
-    transaction.on_commit(lambda: _simulation_enqueue(job.pk))
-    return job
 
 
 def _simulation_enqueue(job_id: int) -> None:

@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Login (site and admin) and password-reset POSTs past their limits: a 429 page.
+    "accounts.login_limits.LoginLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -166,7 +168,36 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("THROTTLE_ANON", "300/min"),
         "user": os.environ.get("THROTTLE_USER", "1200/min"),
     },
+    # How many proxies in front of the web processes append to X-Forwarded-For: the
+    # client's address is the entry that many from the right. 0 (the default) trusts
+    # no header and counts REMOTE_ADDR, the only safe choice when clients reach
+    # gunicorn directly: a client's own X-Forwarded-For would give it a new address
+    # per request. Every reader of the client's address uses it (core.api.throttling).
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
 }
+
+# --- Quotas -------------------------------------------------------------------
+# Work one request can ask for, counted by cost (core/quotas.py, docs/api.md "Quotas").
+# An export answers at most EXPORT_PAGE_RECORDS records (a Link header resumes it);
+# a client may export EXPORT_BUDGET_ANON (per address) or EXPORT_BUDGET_USER (per
+# account) records per EXPORT_BUDGET_SECONDS.
+EXPORT_PAGE_RECORDS = int(os.environ.get("EXPORT_PAGE_RECORDS", "5000"))
+EXPORT_BUDGET_ANON = int(os.environ.get("EXPORT_BUDGET_ANON", "10000"))
+EXPORT_BUDGET_USER = int(os.environ.get("EXPORT_BUDGET_USER", "100000"))
+EXPORT_BUDGET_SECONDS = int(os.environ.get("EXPORT_BUDGET_SECONDS", "3600"))
+# The balance lab per account (clients without one share one allowance): unfinished
+# jobs, and games those jobs still have to play.
+SIMULATIONS_MAX_JOBS = int(os.environ.get("SIMULATIONS_MAX_JOBS", "2"))
+SIMULATIONS_MAX_QUEUED_GAMES = int(os.environ.get("SIMULATIONS_MAX_QUEUED_GAMES", "4000"))
+# Live games open per account (opened in the last LIVE_OPEN_HOURS and not finished);
+# a client without an account may open this many per address per hour.
+LIVE_MAX_OPEN_GAMES = int(os.environ.get("LIVE_MAX_OPEN_GAMES", "20"))
+LIVE_OPEN_HOURS = float(os.environ.get("LIVE_OPEN_HOURS", "24"))
+# Failed logins (and password-reset requests) per account name and per client address
+# in LOGIN_FAILURE_SECONDS; past it, 429 with the time to wait (accounts/throttling.py).
+LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+LOGIN_FAILURE_SECONDS = int(os.environ.get("LOGIN_FAILURE_SECONDS", "900"))
+PASSWORD_RESET_LIMIT = int(os.environ.get("PASSWORD_RESET_LIMIT", "5"))
 
 # --- Accounts -----------------------------------------------------------------
 # Whether clients that are not logged in (no session, no API token) may upload
@@ -286,7 +317,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # (docs/performance.md, "Scale-out"). Other tasks use the default queue.
 CELERY_IMPORTS_QUEUE = os.environ.get("CELERY_IMPORTS_QUEUE", "imports")
 CELERY_ANALYTICS_QUEUE = os.environ.get("CELERY_ANALYTICS_QUEUE", "analytics")
+# The balance lab's bot games on a queue of their own: thousands of simulated games
+# never wait in front of an upload's ingest (an exact name wins over "analytics.*").
+CELERY_SIMULATIONS_QUEUE = os.environ.get("CELERY_SIMULATIONS_QUEUE", "simulations")
 CELERY_TASK_ROUTES = {
+    "analytics.simulation_run": {"queue": CELERY_SIMULATIONS_QUEUE},
     "replays.import_job_run": {"queue": CELERY_IMPORTS_QUEUE},
     "analytics.*": {"queue": CELERY_ANALYTICS_QUEUE},
 }

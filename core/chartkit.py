@@ -9,6 +9,14 @@ a "Download the data (CSV)" link built from the chart's ``csv`` rows.
 
 Every chart has a title, labelled axes, hover text in words (``hovertemplate``) and its
 data as CSV: :func:`chart` asks for each, so a chart cannot leave one out.
+
+Plotly reads every label as a small HTML-like language (``<br>``, ``<b>``, ``<a href>``),
+so text from people (a season's name, a display name) would become markup: an
+off-site link in a chart title. :func:`chart` therefore treats ``title``,
+``x_title``, ``y_title`` and each trace's ``name``, ``hovertext`` and ``text`` as
+plain text and escapes them (:func:`plotly_text`); a ``hovertemplate`` and the
+``layout`` overrides are Plotly markup written by our code, so a caller putting
+people's text into them escapes it with :func:`plotly_text` itself.
 """
 
 from __future__ import annotations
@@ -19,6 +27,23 @@ from typing import Any
 
 DEFAULT_HEIGHT = 420
 _SLUG = re.compile(r"[^a-z0-9]+")
+# The characters Plotly's label markup gives a meaning to; it shows the entities as text.
+_PLOTLY_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+_PLAIN_TRACE_KEYS = ("name", "hovertext", "text")
+
+
+def plotly_text(value: str) -> str:
+    """``value`` shown as written in a Plotly label: its ``&``, ``<`` and ``>`` escaped."""
+    return value.translate(_PLOTLY_ESCAPES)
+
+
+def _plain(value: Any) -> Any:
+    """A trace's plain-text field escaped: a string, or a list of them (per point)."""
+    if isinstance(value, str):
+        return plotly_text(value)
+    if isinstance(value, list | tuple):
+        return [plotly_text(item) if isinstance(item, str) else item for item in value]
+    return value
 
 
 def chart(
@@ -47,10 +72,14 @@ def chart(
         )
         if not worded and trace.get("hoverinfo") != "skip":
             raise ValueError(f"chart {chart_id!r}: every trace needs hover text in words")
+    traces = [
+        {key: _plain(value) if key in _PLAIN_TRACE_KEYS else value for key, value in t.items()}
+        for t in traces
+    ]
     figure_layout: dict[str, Any] = {
-        "title": {"text": title},
-        "xaxis": {"title": {"text": x_title}, "automargin": True},
-        "yaxis": {"title": {"text": y_title}, "automargin": True},
+        "title": {"text": plotly_text(title)},
+        "xaxis": {"title": {"text": plotly_text(x_title)}, "automargin": True},
+        "yaxis": {"title": {"text": plotly_text(y_title)}, "automargin": True},
         "margin": {"l": 50, "r": 20, "t": 60, "b": 50},
         "height": height,
         "legend": {"orientation": "h", "y": -0.2},

@@ -43,6 +43,7 @@ from core.errors import BadRequest, ServiceError, Unprocessable
 from core.inputs import MAX_DEPTH, json_loads
 from replays import outbox
 from replays.bulk_worker import LineChecked, lines_check, worker_init
+from replays.handles import player_name_problems, player_names_error
 from replays.models import Player, Record, Seat
 from replays.validation import result_check
 
@@ -293,6 +294,16 @@ def _batch_finish(batch: _Batch, *, submitted_by: Any) -> list[BulkOutcome]:
             outcomes[item.line] = _refused(item)
         else:
             valid.append(item)
+    problems = player_name_problems({name for item in valid for name in item.players or ()})
+    if problems:
+        kept = []
+        for item in valid:
+            error = player_names_error(list(item.players or ()), problems)
+            if error is None:
+                kept.append(item)
+            else:
+                outcomes[item.line] = BulkOutcome(item.line, "refused", error=error)
+        valid = kept
     if valid:
         outcomes.update(_batch_store(valid, submitted_by=submitted_by))
     return [outcomes[line] for line in batch.order]

@@ -15,16 +15,22 @@ import hashlib
 import hmac
 import random
 import secrets
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from core.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from core.inputs import whole_number
+from core.quotas import QuotaExceeded, budget_charge, budget_remaining
 from games.base import CHANCE, Engine, IllegalEvent, InvalidSetup
 from games.play import BOTS, replay, replay_states, waiting_for
 from games.registry import get_engine
 from replays.giftlog import FORMAT, giftlog_parse
+from replays.handles import player_names_check
 from replays.models import LiveEvent, LiveGame, Record
 from replays.selectors import record_require_replayable
 from replays.services import record_submit
@@ -98,16 +104,23 @@ def _bots_parse(value: Any, num_players: int) -> dict[int, str]:
 
 @transaction.atomic
 def live_game_create(
-    *, document: Any, prefix: list[dict] | None = None, opened_by: Any = None
+    *,
+    document: Any,
+    prefix: list[dict] | None = None,
+    opened_by: Any = None,
+    client: str | None = None,
 ) -> tuple[LiveGame, list[str | None]]:
     """Open a live game; returns it and the seat tokens (shown once, stored hashed).
 
     Seats named in ``bots`` are played by the server (no token); the game then
     runs until a person must act. ``prefix`` are events already played (a fork
     of a stored record): they are replayed, checked, and stored as the first steps.
+    ``client`` (the address of a client without an account) is what the allowance
+    of games opened counts when there is no ``opened_by`` (see ``_live_quota_check``).
     """
     if not isinstance(document, dict):
         raise BadRequest("invalid_envelope", "A live game is described by a JSON object.", field="")
+    _live_quota_check(opened_by, client)
     seed = document.get("seed")
     if seed is None:
         seed = secrets.randbelow(MAX_SEED)
@@ -117,6 +130,7 @@ def live_game_create(
         )
     envelope = {k: v for k, v in document.items() if k not in ("seed", "bots")}
     log = giftlog_parse({**envelope, "format": FORMAT, "events": []})
+    player_names_check(log.players)  # refused now, not when the game ends and is stored
     bots = _bots_parse(document.get("bots"), len(log.players))
     engine = get_engine(log.game)
     try:
@@ -148,7 +162,49 @@ def live_game_create(
         LiveEvent(live_game=live, step=step, event=event)
         for step, event in enumerate([*prefix, *drawn])
     )
+    if opened_by is None and client is not None:
+        budget_charge(LIVE_BUDGET, client, 1, period=LIVE_BUDGET_SECONDS)
     return live, tokens
+
+
+LIVE_BUDGET = "live-open"
+LIVE_BUDGET_SECONDS = 3600
+
+
+def _live_quota_check(opened_by: Any, client: str | None) -> None:
+    """Refuse a new game past the opener's allowance (429 ``quota_exceeded``).
+
+    An account may have ``LIVE_MAX_OPEN_GAMES`` games open: live, and opened in the
+    last ``LIVE_OPEN_HOURS`` (an abandoned game stops counting then). Its row is
+    locked for the count, so games opened at once cannot all take the last place.
+    A client without an account may open that many games per address per hour.
+    Games opened by the server itself (no account, no address) are not counted.
+    """
+    most = settings.LIVE_MAX_OPEN_GAMES
+    if opened_by is not None:
+        get_user_model().objects.select_for_update().filter(pk=opened_by.pk).first()
+        since = timezone.now() - timedelta(hours=settings.LIVE_OPEN_HOURS)
+        open_games = LiveGame.objects.filter(
+            opened_by=opened_by, status=LiveGame.Status.LIVE, created_at__gte=since
+        ).count()
+        if open_games >= most:
+            raise QuotaExceeded(
+                f"This account has {open_games} live games open, the most it may have "
+                f"({most}); finish one, or wait until one is {settings.LIVE_OPEN_HOURS:g} "
+                "hours old.",
+                open_games=open_games,
+                max_open_games=most,
+            )
+    elif client is not None:
+        budget = budget_remaining(LIVE_BUDGET, client, limit=most, period=LIVE_BUDGET_SECONDS)
+        if budget.remaining <= 0:
+            raise QuotaExceeded(
+                f"This address has opened {budget.used} live games this hour, the most a "
+                f"client without an account may; try again in {budget.retry_after} seconds.",
+                retry_after=budget.retry_after,
+                opened_games=budget.used,
+                max_open_games=most,
+            )
 
 
 def live_game_fork(
@@ -159,6 +215,7 @@ def live_game_fork(
     seats: Any = None,
     seed: Any = None,
     opened_by: Any = None,
+    client: str | None = None,
 ) -> tuple[LiveGame, list[str | None]]:
     """Play on from step ``step`` of a stored record: a what-if line, as a new live game.
 
@@ -197,7 +254,7 @@ def live_game_fork(
             "game_over", "The game is over at this step; fork from an earlier one.", step=step
         )
     return live_game_create(
-        document=document, prefix=list(record.events[:step]), opened_by=opened_by
+        document=document, prefix=list(record.events[:step]), opened_by=opened_by, client=client
     )
 
 

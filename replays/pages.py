@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -226,6 +227,7 @@ def record_browse_page(request: HttpRequest) -> HttpResponse:
             else ""
         ),
         export_url=reverse("record-export") + (f"?{urlencode(chosen)}" if chosen else ""),
+        export_page=settings.EXPORT_PAGE_RECORDS,
     )
     return render(request, "replays/records.html", context)
 

@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce
 from core.errors import Unprocessable
 from replays.bulk import BulkOutcome, records_import
 from replays.giftlog import Giftlog, giftlog_parse
+from replays.handles import player_names_check
 from replays.models import Player, Record, Seat
 from replays.outbox import records_announce
 from replays.signals import players_merged
@@ -46,6 +47,7 @@ def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, b
     if existing is not None:
         result_check(given, existing.result)
         return existing, False
+    player_names_check(log.players)
     result = log_validate(log)
     try:
         return _record_store(log, result, submitted_by=submitted_by), True

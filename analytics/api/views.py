@@ -144,10 +144,18 @@ class SimulationListView(APIView):
         description=(
             "Plays `games` bot games in the background, stored as simulated records; follow "
             f"`GET /api/simulations/{{id}}/` for progress. More than {SIMULATION_MAX_GAMES} "
-            "games is `400 too_many_games`; every bad field is a 400 naming `detail.field`."
+            "games is `400 too_many_games`; every bad field is a 400 naming `detail.field`. "
+            "An account may have `SIMULATIONS_MAX_JOBS` unfinished jobs with at most "
+            "`SIMULATIONS_MAX_QUEUED_GAMES` games still to play: past either, "
+            "`429 quota_exceeded` with the numbers in `detail`."
         ),
         request=SimulationRequestSerializer,
-        responses={201: SimulationJobSerializer, 400: ErrorSerializer, 401: ErrorSerializer},
+        responses={
+            201: SimulationJobSerializer,
+            400: ErrorSerializer,
+            401: ErrorSerializer,
+            429: ErrorSerializer,
+        },
     )
     def post(self, request: Request) -> Response:
         data = request.data if isinstance(request.data, Mapping) else {}

@@ -85,6 +85,8 @@ class ClubSerializer(serializers.ModelSerializer):
         model = Club
         fields = ["name", "slug", "description", "created_at"]
         read_only_fields = ["created_at"]
+        # A taken slug is the service's 409 ``slug_taken``, not a 400 of the form.
+        extra_kwargs = {"slug": {"validators": []}}
 
 
 class ClubDetailSerializer(ClubSerializer):

@@ -7,10 +7,11 @@ import secrets
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs.models import Club, Invitation, Membership
+from clubs.routes import CLUB, slug_shadowed
 from clubs.services.access import (
     Role,
     audit,
@@ -25,10 +26,25 @@ from core.errors import BadRequest, Conflict, Forbidden, NotFound
 
 @transaction.atomic
 def club_create(*, user: AbstractBaseUser, name: str, slug: str, description: str = "") -> Club:
-    """Make a club; its creator is its first owner."""
+    """Make a club; its creator is its first owner.
+
+    A taken slug is 409 ``slug_taken`` (also when another request took it a moment
+    before); a slug the site's own addresses would shadow is 400 ``slug_reserved``.
+    """
+    shadowed = slug_shadowed(CLUB, slug)
+    if shadowed is not None:
+        raise BadRequest(
+            "slug_reserved",
+            f"“{slug}” is part of the site's own addresses ({shadowed}); choose another slug.",
+            field="slug",
+        )
     if Club.objects.filter(slug=slug).exists():
         raise Conflict("slug_taken", f"A club is already called {slug!r}.", field="slug")
-    club = Club.objects.create(name=name, slug=slug, description=description)
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, slug=slug, description=description)
+    except IntegrityError:
+        raise Conflict("slug_taken", f"A club is already called {slug!r}.", field="slug") from None
     Membership.objects.create(club=club, user=user, role=Role.OWNER)
     member_player(user=user)
     return club

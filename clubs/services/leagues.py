@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from clubs.models import Club, League, Season
+from clubs.routes import LEAGUE, slug_shadowed
 from clubs.services.access import (
     require_admin,
 )
@@ -85,6 +86,13 @@ def league_create(
         min_games=min_games,
         tie_breaks=tie_breaks,
     )
+    shadowed = slug_shadowed(LEAGUE, slug)
+    if shadowed is not None:
+        raise BadRequest(
+            "slug_reserved",
+            f"“{slug}” is part of the site's own addresses ({shadowed}); choose another slug.",
+            field="slug",
+        )
     if League.objects.filter(club=club, slug=slug).exists():
         raise Conflict("slug_taken", f"{club.name} already has a league {slug!r}.", field="slug")
     return League.objects.create(

@@ -49,7 +49,9 @@ def error_body(code: str, message: str, detail: dict[str, Any] | None = None) ->
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
-        return Response(exc.as_dict(), status=exc.status)
+        retry_after = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return Response(exc.as_dict(), status=exc.status, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         return Response(
             error_body("too_large", "The request body is larger than this server accepts."),

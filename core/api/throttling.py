@@ -101,7 +101,9 @@ def _rate(scope: str) -> tuple[int, int] | None:
 
 
 def client_ident(request: HttpRequest) -> str | None:
-    """The client's address as DRF's throttles tell it (``X-Forwarded-For`` as DRF reads it)."""
+    """The client's address as DRF's throttles tell it: ``REMOTE_ADDR``, or with
+    ``NUM_PROXIES`` = n > 0 the n-th ``X-Forwarded-For`` entry from the right (what the
+    trusted proxies appended). Never an entry the client could choose itself."""
     return BaseThrottle().get_ident(request)
 
 

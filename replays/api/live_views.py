@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from core.api.permissions import UploadAllowed, request_user
 from core.api.serializers import ErrorSerializer
+from core.api.throttling import client_ident
 from core.errors import BadRequest
 from replays import live as live_play
 from replays import selectors
@@ -24,7 +25,7 @@ SEAT_HEADER = OpenApiParameter(
     location=OpenApiParameter.HEADER,
     description="`Seat <token>`: one of the tokens returned when the game was opened.",
 )
-ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422), ErrorSerializer)
+ERRORS = dict.fromkeys((400, 401, 403, 404, 409, 422, 429), ErrorSerializer)
 
 
 def seat_token(request: Request | HttpRequest) -> str | None:
@@ -50,9 +51,15 @@ class LiveGameCreateView(APIView):
     )
     def post(self, request: Request) -> Response:
         live, tokens = live_play.live_game_create(
-            document=request.data, opened_by=request_user(request)
+            document=request.data, opened_by=request_user(request), client=_address(request)
         )
         return _opened(request, live, tokens)
+
+
+def _address(request: Request) -> str | None:
+    """The client's address (behind ``NUM_PROXIES`` trusted proxies), for the allowance
+    of live games a client without an account may open."""
+    return client_ident(request._request)
 
 
 def _opened(request: Request, live, tokens: list[str | None], **extra) -> Response:
@@ -100,6 +107,7 @@ class RecordForkView(APIView):
             seats=body.get("seats"),
             seed=body.get("seed"),
             opened_by=request_user(request),
+            client=_address(request),
         )
         origin = {"record": record.pk, "step": body["step"]}
         return _opened(request, live, tokens, forked_from=origin)

@@ -6,6 +6,7 @@ import io
 import json
 from itertools import islice
 
+from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import reverse
@@ -30,7 +31,7 @@ from core.api.serializers import ErrorSerializer
 from core.errors import BadRequest, NotFound
 from core.inputs import whole_number
 from games.registry import UnknownGame, all_engines, get_engine
-from replays import imports, response_cache, selectors, services
+from replays import exports, imports, response_cache, selectors, services
 from replays.api import fastpath, schemas
 from replays.api.serializers import (
     RecordCreatedSerializer,
@@ -319,6 +320,24 @@ class NDJSONRenderer(BaseRenderer):
         return (json.dumps(data, ensure_ascii=False) + "\n").encode()
 
 
+EXPORT_PARAMETERS = [
+    *FILTER_PARAMETERS,
+    OpenApiParameter(
+        "after",
+        int,
+        description=(
+            "Resume an export: only records stored after this record id (the `after` of the "
+            "previous answer's `Link: rel=next`)."
+        ),
+    ),
+    OpenApiParameter(
+        "limit",
+        int,
+        description="At most this many records in this answer (1 to `EXPORT_PAGE_RECORDS`).",
+    ),
+]
+
+
 class RecordExportView(APIView):
     renderer_classes = [ORJSONRenderer, NDJSONRenderer]
 
@@ -328,24 +347,41 @@ class RecordExportView(APIView):
             "One giftlog/1 document per line, exactly as `GET /api/records/{id}/` gives it, "
             "oldest stored first, streamed. `POST /api/records/bulk/` (or `manage.py "
             "import_records`) takes the file back: the same records, nothing new stored. "
-            "The filters are the list's, with the same 400s."
+            "The filters are the list's, with the same 400s. One answer holds at most "
+            "`EXPORT_PAGE_RECORDS` records; when more are left, `Link: <...>; rel=\"next\"` "
+            "gives the URL that resumes (`after=<last id>`). Records exported count against "
+            "the client's export budget; past it, `429 quota_exceeded` with `Retry-After`."
         ),
-        parameters=FILTER_PARAMETERS,
+        parameters=EXPORT_PARAMETERS,
         responses={
             (200, "application/x-ndjson"): OpenApiTypes.STR,
             (400, "application/json"): ErrorSerializer,
+            (429, "application/json"): ErrorSerializer,
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:
-        filters = record_filters(request.query_params, known=["format"])
-        records = selectors.record_list(**filters).order_by("id")
+        query = request.query_params
+        filters = record_filters(query, known=["format", "after", "limit"])
+        plan = exports.export_plan(
+            records=selectors.record_list(**filters),
+            after=exports.whole_number(query, "after", 0, exports.MAX_RECORD_ID, default=0),
+            limit=exports.whole_number(
+                query, "limit", 1, settings.EXPORT_PAGE_RECORDS, default=None
+            ),
+            client=exports.ExportClient.of(request._request, request_user(request)),
+        )
         lines = (
             json.dumps(selectors.record_document(record), ensure_ascii=False) + "\n"
-            for record in records.iterator(chunk_size=EXPORT_CHUNK_SIZE)
+            for record in plan.records.iterator(chunk_size=EXPORT_CHUNK_SIZE)
         )
         response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
         filename = f"giftbox-{timezone.localdate().isoformat()}.ndjson"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        if plan.next_after is not None:
+            resume = query.copy()
+            resume["after"] = str(plan.next_after)
+            next_url = request.build_absolute_uri(f"{request.path}?{resume.urlencode()}")
+            response["Link"] = f'<{next_url}>; rel="next"'
         return response
 
 

@@ -44,10 +44,7 @@ def test_signup_does_not_take_a_handle_someone_plays_under(client, make_document
     assert Player.objects.get(name=taken).user is None
 
 
-def test_signup_refuses_a_used_email_and_weak_password(client, user):
-    response = signup(client, username="other", email="ANA@example.org")
-    assert response.status_code == 200
-    assert b"An account with this e-mail exists" in response.content
+def test_signup_refuses_a_weak_password(client, user):
     response = client.post(
         "/accounts/signup/",
         {"username": "dee", "email": "d@example.org", "password1": "123", "password2": "123"},

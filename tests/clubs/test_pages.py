@@ -385,3 +385,31 @@ def test_player_page_shows_clubs_games_and_results_by_game(world):
     ]
     assert page.count("See the result") == 2
     assert browser().get(reverse("player-page", args=["nobody"])).status_code == 404
+
+
+def test_a_season_name_is_text_in_the_chart_not_plotly_markup(world):
+    """Plotly reads labels as HTML-like markup: a season named like a link must stay text."""
+    import json
+    import re
+
+    hostile = "<a href=//evil>x</a>"
+    world.season.name = hostile
+    world.season.save()
+    names = [u.username for u in world.members]
+    enter(world, names[:3], [25, 10, 5], day=2)
+    player = Player.objects.get(name="m1")
+    player.display_name = "Bea <b>&</b>"
+    player.save()
+    page = browser().get(league_url(world)).content.decode()
+    found = re.search(
+        r'<script id="standings-chart-figure" type="application/json">(.*?)</script>', page
+    )
+    assert found is not None
+    figure = json.loads(found.group(1))
+    title = figure["layout"]["title"]["text"]
+    assert title == "Points through &lt;a href=//evil&gt;x&lt;/a&gt;"
+    bea = next(trace for trace in figure["data"] if "Bea" in trace["name"])
+    assert bea["name"] == "Bea &lt;b&gt;&amp;&lt;/b&gt;"
+    assert all("<" not in text for text in bea["hovertext"])
+    # Everywhere in the figure: no markup from people's text.
+    assert "<a href" not in found.group(1).replace("\\u003C", "<")

@@ -42,3 +42,26 @@ def test_users_have_their_own_higher_limit(token_api):
         assert token_api.get("/api/games/").status_code == 200
     assert token_api.get("/api/games/").status_code == 429
     assert APIClient().get("/api/games/").status_code == 200  # the address is counted apart
+
+
+@override_settings(REST_FRAMEWORK=LOW)
+def test_a_new_x_forwarded_for_per_request_does_not_reset_the_anonymous_limit():
+    client = APIClient()
+    answers = [
+        client.get("/api/games/", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}").status_code
+        for n in range(6)
+    ]
+    assert answers == [200, 200, 200, 429, 429, 429]
+
+
+@override_settings(REST_FRAMEWORK={**LOW, "NUM_PROXIES": 1})
+def test_behind_one_proxy_the_address_it_appended_is_the_client():
+    client = APIClient()
+    # The client writes what it likes on the left; the proxy appends the real address.
+    answers = [
+        client.get("/api/games/", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}, 198.51.100.7").status_code
+        for n in range(4)
+    ]
+    assert answers == [200, 200, 200, 429]
+    other = client.get("/api/games/", HTTP_X_FORWARDED_FOR="10.0.0.1, 198.51.100.8")
+    assert other.status_code == 200

@@ -75,6 +75,7 @@ def worker_env(*, broker: str, queue: str, **extra: str) -> dict[str, str]:
         # Whatever the worker itself sends (analytics, imports) stays on this queue too.
         "CELERY_ANALYTICS_QUEUE": queue,
         "CELERY_IMPORTS_QUEUE": queue,
+        "CELERY_SIMULATIONS_QUEUE": queue,
         **extra,
     }
 
