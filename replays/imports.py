@@ -148,6 +148,20 @@ def import_jobs_pending(*, idle_seconds: float) -> QuerySet[ImportJob]:
     )
 
 
+RESEND_BACKOFF_CAP = 8  # a job sent n times waits up to 8x the idle time before the next
+
+
+def _resend_due(job: ImportJob, *, now: Any, idle_seconds: float) -> bool:
+    """A job never sent is always due; one sent before waits longer each time it is sent
+    again without progress (it may only be waiting behind other jobs in a busy queue:
+    each resend then only adds tasks that find nothing left to do)."""
+    if job.dispatched_at is None:
+        return True
+    last_seen = max(job.dispatched_at, job.progressed_at or job.created_at)
+    factor = min(RESEND_BACKOFF_CAP, 2 ** max(0, job.attempts - 1))
+    return (now - last_seen).total_seconds() >= idle_seconds * factor
+
+
 def import_jobs_unfinished() -> QuerySet[ImportJob]:
     """Every job not finished yet, oldest first (what an operator looks at in an outage)."""
     return ImportJob.objects.filter(finished_at__isnull=True).order_by("id")
@@ -162,10 +176,11 @@ def import_jobs_sweep(*, idle_seconds: float | None = None, limit: int = 100) ->
     if idle_seconds is None:
         idle_seconds = settings.IMPORT_SWEEP_AFTER_SECONDS
     sent = 0
-    for job_id in import_jobs_pending(idle_seconds=idle_seconds).values_list("id", flat=True)[
-        :limit
-    ]:
-        if not import_job_dispatch(job_id=job_id):
+    now = timezone.now()
+    for job in import_jobs_pending(idle_seconds=idle_seconds)[:limit]:
+        if not _resend_due(job, now=now, idle_seconds=idle_seconds):
+            continue
+        if not import_job_dispatch(job_id=job.pk):
             break  # the broker is still away; the next sweep tries again
         sent += 1
     if sent:

@@ -105,6 +105,37 @@ def test_the_sweep_sends_only_jobs_no_worker_is_working_on(api, make_document, b
     )
 
 
+def test_a_job_sent_again_without_progress_waits_longer_each_time(api, make_document, monkeypatch):
+    """A job may be waiting behind others in a busy queue: resending it every sweep would
+    pile up tasks, so each resend without progress doubles the wait (up to 8x)."""
+    sent: list[int] = []
+    monkeypatch.setattr(
+        imports, "import_job_dispatch", lambda *, job_id: sent.append(job_id) or True
+    )
+    job = ImportJob.objects.create(lines=1, chunks=1)
+    now = timezone.now()
+
+    def idle(minutes: float, attempts: int) -> None:
+        ImportJob.objects.filter(pk=job.pk).update(
+            created_at=now - timedelta(hours=2),
+            dispatched_at=now - timedelta(minutes=minutes),
+            attempts=attempts,
+        )
+
+    for minutes, attempts, due in [
+        (3, 1, True),  # sent once, 3 min without progress: past the 2 min idle time
+        (3, 2, False),  # sent twice: waits 4 min
+        (5, 2, True),
+        (7, 3, False),  # three times: 8 min
+        (15, 6, False),  # at most 8x: 16 min
+        (17, 6, True),
+    ]:
+        idle(minutes, attempts)
+        sent.clear()
+        assert imports.import_jobs_sweep(idle_seconds=120) == int(due), (minutes, attempts)
+        assert sent == ([job.pk] if due else [])
+
+
 def test_the_backlog_command_shows_pending_work_and_sends_it(
     api, make_document, broker_down, monkeypatch
 ):
