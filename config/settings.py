@@ -276,12 +276,20 @@ SPECTACULAR_SETTINGS = {
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
 if not CACHE_URL and os.environ.get("CELERY_BROKER_URL", "").startswith("redis"):
     CACHE_URL = os.environ["CELERY_BROKER_URL"]
+# The cache only holds copies, so Redis away must not fail a request: the backend
+# answers "not cached", and after a failure each process skips Redis for
+# CACHE_RETRY_SECONDS (core.cache). The timeouts bound what one call can wait.
+CACHE_RETRY_SECONDS = float(os.environ.get("CACHE_RETRY_SECONDS", "5"))
 if CACHE_URL.startswith(("redis://", "rediss://")):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.cache.ResilientRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "giftbox",
+            "OPTIONS": {
+                "socket_connect_timeout": float(os.environ.get("CACHE_CONNECT_TIMEOUT", "0.5")),
+                "socket_timeout": float(os.environ.get("CACHE_SOCKET_TIMEOUT", "2")),
+            },
         }
     }
 else:
@@ -329,10 +337,17 @@ CELERY_TASK_ROUTES = {
 IMPORT_WORKERS = int(os.environ.get("IMPORT_WORKERS", str(os.cpu_count() or 1)))
 # A stored record with no derived rows after this long is ingested by the sweep.
 INGEST_SWEEP_AFTER_SECONDS = int(os.environ.get("INGEST_SWEEP_AFTER_SECONDS", "120"))
+# An unfinished import job with no sign of a worker for this long is sent again.
+IMPORT_SWEEP_AFTER_SECONDS = int(os.environ.get("IMPORT_SWEEP_AFTER_SECONDS", "120"))
 CELERY_BEAT_SCHEDULE = {
     "dispatch-pending-announcements": {
         "task": "replays.announcements_dispatch",
         "schedule": timedelta(seconds=int(os.environ.get("OUTBOX_SWEEP_SECONDS", "60"))),
+    },
+    # Import jobs created while the broker was down, or whose messages it lost.
+    "import-jobs-sweep": {
+        "task": "replays.import_jobs_sweep",
+        "schedule": timedelta(seconds=int(os.environ.get("IMPORT_SWEEP_SECONDS", "60"))),
     },
     # Records whose ingest message was lost after the outbox sent it (analytics.services).
     "analytics-ingest-sweep": {

@@ -6,17 +6,24 @@ SKIP LOCKED`` and stores the chunk's records and its "done" mark in one
 transaction: no chunk is imported twice, and a chunk whose worker died (its
 transaction rolled back, its lock released) is taken by the next worker. The
 unique digest keeps a record from being stored twice even across jobs.
+
+The job is committed before its tasks are sent: a broker that is down then costs
+time, never the job (the client has its id; the sweep sends it when the broker is back).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import IO, Any
 
 import orjson
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from core.api.parsers import upload_limit
@@ -24,6 +31,8 @@ from core.errors import BadRequest, ServiceError
 from core.inputs import MAX_DEPTH, TooLarge, json_loads
 from replays.bulk import BATCH_SIZE, records_import
 from replays.models import ImportChunk, ImportJob
+
+logger = logging.getLogger(__name__)
 
 RUN_TASK = "replays.import_job_run"
 CHUNK_LINES = BATCH_SIZE  # lines per chunk: one transaction each
@@ -117,14 +126,94 @@ def import_job_create(
             raise BadRequest("empty_upload", "The upload holds no records.")
         ImportJob.objects.filter(pk=job.pk).update(lines=lines, chunks=index)
         job.refresh_from_db()
-        tasks = min(MAX_TASKS, index)
-        transaction.on_commit(
-            lambda: [
-                current_app.signature(RUN_TASK, kwargs={"job_id": job.pk}).delay()
-                for _ in range(tasks)
-            ]
-        )
+        job_id = job.pk
+        transaction.on_commit(lambda: import_job_dispatch(job_id=job_id), robust=True)
     return job
+
+
+def import_job_dispatch(*, job_id: int) -> bool:
+    """Send the job's tasks to the ``imports`` queue; False if the broker refused them.
+
+    The job is committed before this runs, so a broker that is down costs only time:
+    the failure is logged and kept on the job (``attempts``, ``last_error``), and the
+    periodic sweep (:func:`import_jobs_sweep`) sends it again. Sending a job twice is
+    harmless: its chunks are claimed one by one, each imported once.
+    """
+    job = ImportJob.objects.filter(pk=job_id).first()
+    if job is None:
+        return False
+    tasks = max(1, min(MAX_TASKS, job.chunks - job.chunks_done))
+    try:
+        for _ in range(tasks):
+            current_app.signature(RUN_TASK, kwargs={"job_id": job_id}).delay()
+    except Exception as exc:  # kombu's OperationalError and friends: the broker is down
+        if current_app.conf.task_always_eager:  # run in-process: the import itself failed
+            logger.exception("import job %s failed; the sweep sends it again", job_id)
+        else:
+            logger.warning("import job %s not sent to a worker (the sweep will): %s", job_id, exc)
+        ImportJob.objects.filter(pk=job_id).update(
+            attempts=F("attempts") + 1, last_error=str(exc)[:500]
+        )
+        return False
+    ImportJob.objects.filter(pk=job_id).update(
+        dispatched_at=timezone.now(), attempts=F("attempts") + 1, last_error=""
+    )
+    return True
+
+
+def import_jobs_pending(*, idle_seconds: float) -> QuerySet[ImportJob]:
+    """Unfinished jobs with no sign of life for ``idle_seconds``: never sent to a worker,
+    or sent and then no chunk done since (their messages were lost with the broker)."""
+    idle_since = timezone.now() - timedelta(seconds=idle_seconds)
+    last_seen = Greatest(
+        Coalesce("progressed_at", "created_at"), Coalesce("dispatched_at", "created_at")
+    )
+    return (
+        ImportJob.objects.filter(finished_at__isnull=True)
+        .alias(last_seen=last_seen)
+        .filter(last_seen__lt=idle_since)
+        .order_by("id")
+    )
+
+
+RESEND_BACKOFF_CAP = 8  # a job sent n times waits up to 8x the idle time before the next
+
+
+def _resend_due(job: ImportJob, *, now: Any, idle_seconds: float) -> bool:
+    """A job never sent is always due; one sent before waits longer each time it is sent
+    again without progress (it may only be waiting behind other jobs in a busy queue:
+    each resend then only adds tasks that find nothing left to do)."""
+    if job.dispatched_at is None:
+        return True
+    last_seen = max(job.dispatched_at, job.progressed_at or job.created_at)
+    factor = min(RESEND_BACKOFF_CAP, 2 ** max(0, job.attempts - 1))
+    return (now - last_seen).total_seconds() >= idle_seconds * factor
+
+
+def import_jobs_unfinished() -> QuerySet[ImportJob]:
+    """Every job not finished yet, oldest first (what an operator looks at in an outage)."""
+    return ImportJob.objects.filter(finished_at__isnull=True).order_by("id")
+
+
+def import_jobs_sweep(*, idle_seconds: float | None = None, limit: int = 100) -> int:
+    """Send again the jobs no worker is working on (:func:`import_jobs_pending`); how many.
+
+    Run by beat (``replays.import_jobs_sweep``): a job created while the broker was
+    down, or whose queued messages a restarted broker lost, is imported once it is back.
+    """
+    if idle_seconds is None:
+        idle_seconds = settings.IMPORT_SWEEP_AFTER_SECONDS
+    sent = 0
+    now = timezone.now()
+    for job in import_jobs_pending(idle_seconds=idle_seconds)[:limit]:
+        if not _resend_due(job, now=now, idle_seconds=idle_seconds):
+            continue
+        if not import_job_dispatch(job_id=job.pk):
+            break  # the broker is still away; the next sweep tries again
+        sent += 1
+    if sent:
+        logger.info("import sweep: %d queued import job(s) sent to workers again", sent)
+    return sent
 
 
 def import_chunk_run(*, job_id: int) -> bool:
@@ -161,6 +250,7 @@ def import_chunk_run(*, job_id: int) -> bool:
             record_ids=[o.record_id for o in stored],
         )
         ImportJob.objects.filter(pk=job_id).update(
+            progressed_at=timezone.now(),
             chunks_done=F("chunks_done") + 1,
             stored=F("stored") + len(stored),
             present=F("present") + present,

@@ -196,9 +196,16 @@ class ImportJob(models.Model):
     refused = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the broker last took the job's tasks (unset: never; the sweep sends them),
+    # when a worker last finished a chunk, and the last failure to send them.
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    progressed_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-id"]
+        indexes = [models.Index(fields=["finished_at", "created_at"])]
 
     @property
     def done(self) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from celery import current_app
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from replays.models import Announcement
@@ -33,13 +34,18 @@ def _task_kwargs(announcement: Announcement) -> dict:
 SWEEP_BATCH = 500
 
 
+def announcements_pending() -> QuerySet[Announcement]:
+    """Announcements the broker has not taken yet, oldest first (what the sweep sends)."""
+    return Announcement.objects.filter(dispatched_at__isnull=True).order_by("id")
+
+
 def announcements_dispatch(*, ids: Iterable[int] | None = None, limit: int = SWEEP_BATCH) -> int:
     """Send pending announcements (the given ones, or the oldest ``limit``); returns how many.
 
     Sending twice is harmless (analytics tasks are idempotent), so a row is
     marked dispatched only after the broker took the message.
     """
-    pending = Announcement.objects.filter(dispatched_at__isnull=True).order_by("id")
+    pending = announcements_pending()
     if ids is not None:
         pending = pending.filter(id__in=list(ids))
     sent = 0

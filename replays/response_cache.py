@@ -25,6 +25,10 @@ cached here; a record is always a finished game (the upload refuses others).
 Each process also keeps the bodies it served last (``LOCAL_BYTES``): a token
 names one immutable body, so a copy in memory is as good as the cache's once
 the token has been read, and saves fetching a large timeline again.
+
+With the cache away (``core.cache``) every read takes a token nobody else knows, so
+the body is built from the database; a write's token drop that failed is kept and
+sent when the cache answers again, before this process reads from it.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from core.cache import shared_redis
+from core.cache import CACHE_ERRORS, cache_failed, cache_recovered, shared_redis
 
 TOKEN_TIMEOUT = 24 * 3600
 BODY_TIMEOUT = 3600
@@ -113,12 +117,16 @@ local_bodies = _LocalBodies(LOCAL_BYTES)
 
 
 def tokens_read(names: list[str]) -> list[str | None]:
-    """The current tokens of ``names`` (None: none yet)."""
-    client = shared_redis()
-    if client is None:
-        found = cache.get_many(names)
-        return [found.get(name) for name in names]
-    values = client.mget([cache.make_key(name) for name in names])
+    """The current tokens of ``names`` (None: none yet, or the cache is away)."""
+    try:
+        client = shared_redis()
+        if client is None:
+            found = cache.get_many(names)
+            return [found.get(name) for name in names]
+        values = client.mget([cache.make_key(name) for name in names])
+    except CACHE_ERRORS as exc:
+        cache_failed(exc)
+        return [None] * len(names)
     return [value.decode() if value is not None else None for value in values]
 
 
@@ -128,15 +136,21 @@ def token_taken(name: str) -> str:
     if token is not None:
         return token
     fresh = uuid.uuid4().hex
-    client = shared_redis()
-    if client is None:
-        if cache.add(name, fresh, TOKEN_TIMEOUT):
+    try:
+        client = shared_redis()
+        if client is None:
+            if cache.add(name, fresh, TOKEN_TIMEOUT):
+                return fresh
+            return cache.get(name) or fresh
+        key = cache.make_key(name)
+        if client.set(key, fresh, ex=TOKEN_TIMEOUT, nx=True):
             return fresh
-        return cache.get(name) or fresh
-    key = cache.make_key(name)
-    if client.set(key, fresh, ex=TOKEN_TIMEOUT, nx=True):
+        won = client.get(key)
+    except CACHE_ERRORS as exc:
+        # A token nobody else knows: the body is built from the database, and the
+        # copy this process keeps under it can never be served after a change.
+        cache_failed(exc)
         return fresh
-    won = client.get(key)
     return won.decode() if won is not None else fresh
 
 
@@ -145,19 +159,26 @@ def body_read(key: str) -> bytes | None:
     body = local_bodies.get(key)
     if body is not None:
         return body
-    client = shared_redis()
-    body = cache.get(key) if client is None else client.get(cache.make_key(key))
+    try:
+        client = shared_redis()
+        body = cache.get(key) if client is None else client.get(cache.make_key(key))
+    except CACHE_ERRORS as exc:
+        cache_failed(exc)
+        return None
     if body is not None:
         local_bodies.put(key, body)
     return body
 
 
 def body_store(key: str, body: bytes) -> None:
-    client = shared_redis()
-    if client is None:
-        cache.set(key, body, BODY_TIMEOUT)
-    else:
-        client.set(cache.make_key(key), body, ex=BODY_TIMEOUT)
+    try:
+        client = shared_redis()
+        if client is None:
+            cache.set(key, body, BODY_TIMEOUT)
+        else:
+            client.set(cache.make_key(key), body, ex=BODY_TIMEOUT)
+    except CACHE_ERRORS as exc:
+        cache_failed(exc)
     local_bodies.put(key, body)
 
 
@@ -192,12 +213,30 @@ def tokens_drop(record_ids: Iterable[int] = ()) -> None:
     transaction.on_commit(lambda: _delete(names), robust=True)
 
 
+# Tokens a write could not drop while the cache was away, dropped when it answers again
+# (``_owed_drop``): a Redis that comes back with its data must not serve bodies of
+# before the change under them.
+_owed: set[str] = set()
+
+
 def _delete(names: list[str]) -> None:
-    client = shared_redis()
-    if client is None:
-        cache.delete_many(names)
-    else:
-        client.delete(*(cache.make_key(name) for name in names))
+    try:
+        client = shared_redis()
+        if client is None:
+            cache.delete_many(names)
+        else:
+            client.delete(*(cache.make_key(name) for name in names))
+    except CACHE_ERRORS as exc:
+        cache_failed(exc)
+        _owed.update(names)
+
+
+@cache_recovered
+def _owed_drop(client: Any) -> None:
+    """Drop the tokens owed by this process (and the list's), before any other call."""
+    names = [LIST_TOKEN, *_owed]
+    client.delete(*(cache.make_key(name) for name in names))
+    _owed.difference_update(names)
 
 
 def json_body(data: Any) -> bytes:

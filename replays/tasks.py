@@ -25,3 +25,9 @@ def announcements_dispatch() -> int:
 def import_job_run(*, job_id: int) -> int:
     """Import chunks of a job until none is left (several of these share one job)."""
     return imports.import_job_run(job_id=job_id)
+
+
+@shared_task(name="replays.import_jobs_sweep", ignore_result=True)
+def import_jobs_sweep() -> int:
+    """Periodic sweep: send again import jobs no worker took (e.g. the broker was down)."""
+    return imports.import_jobs_sweep()

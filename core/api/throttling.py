@@ -14,7 +14,9 @@ counted by one Lua script, atomically, in one round trip, which the replay
 fast path (``replays.api.fastpath``) also sends in the same pipeline as its
 version reads. Without Redis (the embedded default: a local-memory cache,
 counting per process) it keeps DRF's own histories under DRF's keys.
-The counters always live in the cache shared by every server process.
+The counters always live in the cache shared by every server process. When that
+cache cannot be reached the throttle fails open: the request goes on, a warning is
+logged (``core.cache``), and nothing is counted until the cache is back.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from core.cache import shared_redis
+from core.cache import CACHE_ERRORS, cache_failed, shared_redis
 
 # Set on the Django request by the fast path once it has counted the request, so the
 # DRF path it may hand over to does not count it a second time.
@@ -193,14 +195,21 @@ def throttle_check(
     """
     scopes = throttle_scopes(request, user)
     now = time.time()
-    client = shared_redis()
-    if client is None:
-        verdict = _cache_check(scopes, now) if scopes else Verdict(True)
-        found = cache.get_many(list(reads)) if reads else {}
-        return verdict, [found.get(name) for name in reads]
-    if not scopes and not reads:
-        return Verdict(True), []
-    counted, _, read = _redis_run(client, scopes, now, list(reads)).partition("|")
+    try:
+        client = shared_redis()
+        if client is None:
+            verdict = _cache_check(scopes, now) if scopes else Verdict(True)
+            found = cache.get_many(list(reads)) if reads else {}
+            return verdict, [found.get(name) for name in reads]
+        if not scopes and not reads:
+            return Verdict(True), []
+        reply = _redis_run(client, scopes, now, list(reads))
+    except CACHE_ERRORS as exc:
+        # The counters are away: let the request through (a warning is logged, at most
+        # once a minute) rather than refuse or fail every request until Redis is back.
+        cache_failed(exc)
+        return Verdict(True), [None] * len(reads)
+    counted, _, read = reply.partition("|")
     values = [value or None for value in read.split("|")] if reads else []
     return _redis_verdict(scopes, now, counted), values
 

@@ -35,7 +35,7 @@ def each_cache(request, settings):
             pytest.skip("no Redis: set CACHE_URL or CELERY_BROKER_URL=redis://...")
         settings.CACHES = {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "core.cache.ResilientRedisCache",  # the production backend
                 "LOCATION": REDIS,
                 "KEY_PREFIX": f"test-{uuid.uuid4().hex}",  # this test's own keys
             }
