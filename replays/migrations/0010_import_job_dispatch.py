@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("replays", "0008_import_jobs"),
+        ("replays", "0009_bulk_datetimes_as_the_orm_writes_them"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
