@@ -30,10 +30,10 @@ MAX_EXAMPLES = 25
 
 
 @schemathesis.serializer("application/x-ndjson")
-def _ndjson(context, value) -> dict:
+def _ndjson(context, value) -> bytes:
     """NDJSON bodies (bulk and import jobs) go as the text they are: one JSON per line."""
     text = value if isinstance(value, str) else json.dumps(value)
-    return {"data": text.encode("utf-8", "surrogatepass")}
+    return text.encode("utf-8", "surrogatepass")
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
