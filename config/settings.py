@@ -258,6 +258,12 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies get components of their own, so a field the server refuses blank
+    # is declared with minLength 1 and a read-only field is not offered to clients.
+    "COMPONENT_SPLIT_REQUEST": True,
+    # A PATCH body is the whole serializer (the views validate it in full, not partially),
+    # so its required fields stay required in the schema.
+    "COMPONENT_SPLIT_PATCH": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -265,6 +271,8 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         # Every operation documents its 4xx and 503 answers as the common error shape.
         "replays.api.schemas.error_responses_hook",
+        # A write that refuses an empty body says its body is required.
+        "replays.api.schemas.request_bodies_required_hook",
     ],
 }
 

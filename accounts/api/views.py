@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.models import ApiToken
-from core.api.serializers import ErrorSerializer
+from core.api.serializers import ErrorSerializer, StrictCharField
 
 
 class ApiTokenSerializer(serializers.ModelSerializer):
@@ -36,7 +36,7 @@ class ApiTokenCreatedSerializer(ApiTokenSerializer):
 
 
 class ApiTokenCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100, help_text='What it is for: "league bot".')
+    name = StrictCharField(max_length=100, help_text='What it is for: "league bot".')
 
 
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer}

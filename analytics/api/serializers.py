@@ -12,9 +12,7 @@ from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
 from analytics import leaderboards
-from analytics.simulations import (
-    SIMULATION_MAX_GAMES,
-)
+from analytics.simulations import BOT_MIXES, SIMULATION_MAX_GAMES
 from clubs.models import Club, Season
 from core.api.serializers import ErrorSerializer
 from core.errors import BadRequest
@@ -25,6 +23,7 @@ from replays.models import Player
 
 MAX_LIMIT = 200
 DEFAULT_LIMIT = 50
+MAX_OFFSET = 10**9
 RATING_WORDS = (
     "ordinal = mu - 3 sigma: the openskill (Plackett-Luce) skill estimate mu less three times "
     "its uncertainty sigma, so a new player starts near 0 and climbs as their games agree."
@@ -138,7 +137,7 @@ def leaderboard_query(query: Mapping[str, str], *, extra: Iterable[str] = ()) ->
         club=club,
         season=season,
         limit=_whole(query, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT),
-        offset=_whole(query, "offset", 0, 0, 10**9),
+        offset=_whole(query, "offset", 0, 0, MAX_OFFSET),
     )
 
 
@@ -285,6 +284,11 @@ _REAL = {
 }
 STATISTICS_PARAMS = ("players", "real", "variant", "club", "from", "to")
 
+# The schema of the query parameters above (the server reads ``real`` in any case).
+REAL_WORDS = sorted(_REAL)
+MONTH_QUERY: dict[str, Any] = {"type": "string", "pattern": r"^(?:\d{4}-(?:0[1-9]|1[0-2]))?$"}
+HANDLE_QUERY: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": 64}
+
 
 def statistics_filters(params: Mapping[str, str], *, known: tuple[str, ...] = ()) -> dict[str, Any]:
     """The dashboard/API filters from query parameters; a bad one is ``400 bad_filter``."""
@@ -395,9 +399,25 @@ class SimulationJobSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class SimulationRequestSerializer(serializers.Serializer):
-    game = serializers.CharField(help_text="A game slug, e.g. gift_swap.")
-    players = serializers.IntegerField(help_text="Table size, within the game's range.")
-    games = serializers.IntegerField(help_text=f"How many games: 1 to {SIMULATION_MAX_GAMES}.")
-    bots = serializers.ChoiceField(["random", "greedy", "mixed"], default="mixed")
-    options = serializers.DictField(required=False, help_text="The game's options (house rules).")
+# The body of ``POST /api/simulations/``: the service checks it field by field (a table
+# size the game does not allow, or options it does not know, are 400s naming the field).
+SIMULATION_REQUEST: dict[str, Any] = {
+    "type": "object",
+    "required": ["game", "players", "games"],
+    "properties": {
+        "game": {"type": "string", "enum": [e.slug for e in all_engines()]},
+        "players": {
+            "type": "integer",
+            "minimum": min(e.min_players for e in all_engines()),
+            "maximum": max(e.max_players for e in all_engines()),
+            "description": "Table size, within the game's range (GET /api/games/).",
+        },
+        "games": {"type": "integer", "minimum": 1, "maximum": SIMULATION_MAX_GAMES},
+        "bots": {"type": "string", "enum": list(BOT_MIXES), "default": "mixed"},
+        "options": {
+            "type": "object",
+            "nullable": True,
+            "description": "The game's options (house rules).",
+        },
+    },
+}

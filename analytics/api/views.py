@@ -13,12 +13,18 @@ from rest_framework.views import APIView
 
 from analytics import leaderboards, selectors
 from analytics.api.serializers import (
+    DEFAULT_LIMIT,
+    HANDLE_QUERY,
+    MAX_LIMIT,
+    MAX_OFFSET,
+    MONTH_QUERY,
     RATING_WORDS,
+    REAL_WORDS,
+    SIMULATION_REQUEST,
     GameStatisticsSerializer,
     HeadToHeadSerializer,
     LeaderboardSerializer,
     SimulationJobSerializer,
-    SimulationRequestSerializer,
     head_to_head_json,
     head_to_head_query,
     leaderboard_query,
@@ -30,6 +36,7 @@ from analytics.simulations import (
     simulation_job_get,
     simulation_job_json,
 )
+from core.api import schema as api_schema
 from core.api.permissions import UploadAllowed, request_user
 from core.api.serializers import ErrorSerializer
 from core.errors import BadRequest, NotFound
@@ -49,11 +56,28 @@ class LeaderboardView(APIView):
             "`detail.field`, an unknown parameter `400 invalid_query`."
         ),
         parameters=[
-            OpenApiParameter("game", str, description='slug (`gift_swap`) or name ("Gift Swap")'),
+            OpenApiParameter(
+                "game",
+                api_schema.game_query(blank=True),
+                description='slug (`gift_swap`) or name ("Gift Swap"); needed without '
+                "`season`, and with `club` unless the club's leagues play one game",
+            ),
             OpenApiParameter("club", str, description="a club's slug"),
-            OpenApiParameter("season", int, description="a season's id"),
-            OpenApiParameter("limit", int, description="rows per page, 1 to 200 (default 50)"),
-            OpenApiParameter("offset", int, description="rows to skip (default 0)"),
+            OpenApiParameter(
+                "season",
+                api_schema.optional(api_schema.integer(0, 10**9)),
+                description="a season's id",
+            ),
+            OpenApiParameter(
+                "limit",
+                api_schema.optional(api_schema.integer(1, MAX_LIMIT)),
+                description=f"rows per page, 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})",
+            ),
+            OpenApiParameter(
+                "offset",
+                api_schema.optional(api_schema.integer(0, MAX_OFFSET)),
+                description="rows to skip (default 0)",
+            ),
         ],
         responses={200: LeaderboardSerializer, 400: ErrorSerializer},
     )
@@ -102,9 +126,18 @@ class HeadToHeadView(APIView):
             "is `400 bad_filter` naming `detail.field`."
         ),
         parameters=[
-            OpenApiParameter("game", str, required=True, description="slug or name"),
-            OpenApiParameter("a", str, required=True, description="a player's handle"),
-            OpenApiParameter("b", str, required=True, description="another player's handle"),
+            OpenApiParameter(
+                "game",
+                api_schema.game_query(blank=False),
+                required=True,
+                description="slug or name",
+            ),
+            OpenApiParameter(
+                "a", HANDLE_QUERY, required=True, description="a player's handle (any case)"
+            ),
+            OpenApiParameter(
+                "b", HANDLE_QUERY, required=True, description="another player's handle"
+            ),
         ],
         responses={200: HeadToHeadSerializer, 400: ErrorSerializer},
     )
@@ -118,12 +151,22 @@ class GameStatisticsView(APIView):
     @extend_schema(
         summary="A game's statistics, real and simulated play apart",
         parameters=[
-            OpenApiParameter("players", int, description="Only this table size."),
-            OpenApiParameter("real", str, description="true: real play only; false: simulated."),
+            OpenApiParameter(
+                "players",
+                api_schema.optional(api_schema.integer(1, 12)),
+                description="Only this table size.",
+            ),
+            OpenApiParameter(
+                "real",
+                {"type": "string", "enum": REAL_WORDS},
+                description="true: real play only; false: simulated; empty or all: both.",
+            ),
             OpenApiParameter("variant", str, description="Only this rules variant (its key)."),
             OpenApiParameter("club", str, description="Only records naming this club."),
-            OpenApiParameter("from", str, description="From this month (YYYY-MM), inclusive."),
-            OpenApiParameter("to", str, description="To this month (YYYY-MM), inclusive."),
+            OpenApiParameter(
+                "from", MONTH_QUERY, description="From this month (YYYY-MM), inclusive."
+            ),
+            OpenApiParameter("to", MONTH_QUERY, description="To this month (YYYY-MM), inclusive."),
         ],
         responses={200: GameStatisticsSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
@@ -149,7 +192,7 @@ class SimulationListView(APIView):
             "`SIMULATIONS_MAX_QUEUED_GAMES` games still to play: past either, "
             "`429 quota_exceeded` with the numbers in `detail`."
         ),
-        request=SimulationRequestSerializer,
+        request={"application/json": SIMULATION_REQUEST},
         responses={
             201: SimulationJobSerializer,
             400: ErrorSerializer,
@@ -161,6 +204,10 @@ class SimulationListView(APIView):
         data = request.data if isinstance(request.data, Mapping) else {}
         if not isinstance(request.data, Mapping):
             raise BadRequest("bad_request", "The body must be a JSON object.")
+        options = data.get("options")
+        if options is not None and not isinstance(options, Mapping):
+            # Not read as "no options": false or [] is a mistake, not the defaults.
+            raise BadRequest("bad_options", "Options must be a JSON object.", field="options")
         job = simulation_job_create(
             game=data.get("game"),
             num_players=data.get("players"),

@@ -7,7 +7,13 @@ from typing import Any
 from rest_framework import serializers
 
 from clubs.models import Club, Invitation, League, Membership, Season, SeasonEntry
-from core.api.serializers import WholeNumberField
+from core.api.serializers import (
+    GameSlugField,
+    StrictCharField,
+    StrictModelSerializer,
+    StrictSlugField,
+    WholeNumberField,
+)
 
 
 class MemberSerializer(serializers.ModelSerializer):
@@ -50,10 +56,10 @@ class LeagueSerializer(serializers.ModelSerializer):
 
 
 class LeagueCreateSerializer(serializers.Serializer):
-    club = serializers.SlugField(help_text="The club's slug; you must be one of its admins.")
-    name = serializers.CharField(max_length=100)
-    slug = serializers.SlugField(max_length=64)
-    game = serializers.CharField(max_length=32)
+    club = StrictSlugField(help_text="The club's slug; you must be one of its admins.")
+    name = StrictCharField(max_length=100)
+    slug = StrictSlugField(max_length=64)
+    game = GameSlugField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
     points_per_place = serializers.ListField(child=WholeNumberField(), min_length=1)
     tie_rule = serializers.ChoiceField(
@@ -75,12 +81,12 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 
 class SeasonCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+    name = StrictCharField(max_length=100)
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(StrictModelSerializer):
     class Meta:
         model = Club
         fields = ["name", "slug", "description", "created_at"]
@@ -119,7 +125,7 @@ class InvitationCreatedSerializer(serializers.ModelSerializer):
 
 
 class JoinSerializer(serializers.Serializer):
-    key = serializers.CharField()
+    key = StrictCharField()
 
 
 class JoinedSerializer(serializers.Serializer):
@@ -150,8 +156,10 @@ class EntrySerializer(serializers.ModelSerializer):
     played_at = serializers.DateTimeField(source="record.played_at", read_only=True)
     players = serializers.SerializerMethodField()
     result = serializers.DictField(source="record.result", read_only=True)
-    submitted_by = serializers.CharField(source="submitted_by.username", default=None)
-    voided_by = serializers.CharField(source="voided_by.username", default=None)
+    submitted_by = serializers.CharField(
+        source="submitted_by.username", default=None, allow_null=True
+    )
+    voided_by = serializers.CharField(source="voided_by.username", default=None, allow_null=True)
     voided = serializers.SerializerMethodField()
 
     class Meta:
@@ -187,13 +195,13 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class VoidSerializer(serializers.Serializer):
-    reason = serializers.CharField()
+    reason = StrictCharField()
 
 
 class ResultCorrectionSerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField())
     ranks = serializers.ListField(child=WholeNumberField(), required=False)
-    reason = serializers.CharField(required=False, default="", allow_blank=True)
+    reason = StrictCharField(required=False, default="", allow_blank=True)
 
 
 class ResultCorrectedSerializer(serializers.Serializer):

@@ -39,6 +39,7 @@ from clubs.api.serializers import (
 )
 from clubs.models import Membership
 from core.api.serializers import ErrorSerializer
+from replays.api.schemas import giftlog_request
 
 ERRORS = {
     400: ErrorSerializer,
@@ -49,6 +50,38 @@ ERRORS = {
     422: ErrorSerializer,
 }
 READ_ERRORS = {404: ErrorSerializer}
+
+_GUESTS = {
+    "type": "array",
+    "items": {"type": "integer", "minimum": 0},
+    "description": "Seats played by guests (not members), 0-based.",
+}
+# Exactly one of ``record`` and ``document`` (EntryCreateSerializer checks it).
+ENTRY_REQUEST = {
+    "oneOf": [
+        {
+            "type": "object",
+            "required": ["record"],
+            "properties": {
+                "record": {"type": "integer", "description": "A stored record's id."},
+                "guests": _GUESTS,
+            },
+            "not": {"required": ["document"]},
+        },
+        {
+            "type": "object",
+            "required": ["document"],
+            "properties": {
+                "document": {
+                    **giftlog_request(),
+                    "description": "A whole giftlog/1 document: stored and entered at once.",
+                },
+                "guests": _GUESTS,
+            },
+            "not": {"required": ["record"]},
+        },
+    ]
+}
 
 
 class ReadOpenWriteAuthenticated(BasePermission):
@@ -248,7 +281,7 @@ class SeasonEntriesView(_Base):
             "season (`outside_season`) or a seat that is neither a member's player nor a "
             "guest (`not_a_member_player`)."
         ),
-        request=EntryCreateSerializer,
+        request={"application/json": ENTRY_REQUEST},
         responses={201: EntrySerializer, **ERRORS},
     )
     def post(self, request: Request, season_id: int) -> Response:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -46,7 +45,7 @@ class LiveGameCreateView(APIView):
             "seat, shown only this once. Chance events (shuffles, deals) are drawn by the "
             "server and recorded like any other event."
         ),
-        request=OpenApiTypes.OBJECT,
+        request={"application/json": schemas.live_request()},
         responses={201: schemas.LiveCreatedSerializer, **ERRORS},
     )
     def post(self, request: Request) -> Response:
@@ -92,7 +91,7 @@ class RecordForkView(APIView):
             "is refused (422 `game_over`), and a result-only record, which has no events, "
             "with 409 `not_replayable`."
         ),
-        request=OpenApiTypes.OBJECT,
+        request={"application/json": schemas.FORK_REQUEST},
         responses={201: schemas.LiveCreatedSerializer, **ERRORS},
     )
     def post(self, request: Request, record_id: int) -> Response:
@@ -141,7 +140,7 @@ class LiveEventView(APIView):
             "is recorded for it. The answer is your new view."
         ),
         parameters=[SEAT_HEADER],
-        request=OpenApiTypes.OBJECT,
+        request={"application/json": schemas.LIVE_EVENT_REQUEST},
         responses={201: schemas.LiveGameSerializer, **ERRORS, 409: ErrorSerializer},
     )
     def post(self, request: Request, live_id: int) -> Response:

@@ -12,7 +12,11 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core.api import schema as api_schema
 from core.api.serializers import ErrorSerializer
+from games.play import BOTS
+from replays.giftlog import FORMAT, MAX_EVENTS, PLAYER_NAME
+from replays.live import MAX_SEED
 
 
 class ResultSerializer(serializers.Serializer):
@@ -217,4 +221,182 @@ def error_responses_hook(result: dict[str, Any], generator, request, public) -> 
     return result
 
 
+def request_bodies_required_hook(
+    result: dict[str, Any], generator, request, public
+) -> dict[str, Any]:
+    """A request body the server cannot do without is ``required`` in the schema.
+
+    drf-spectacular marks raw-schema bodies optional; every write here refuses an empty
+    body (400) unless its body has no required field (a new invitation takes defaults).
+    """
+    components = result.get("components", {}).get("schemas", {})
+    for path_item in result.get("paths", {}).values():
+        for operation in path_item.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if not body:
+                continue
+            for media in body.get("content", {}).values():
+                schema = media.get("schema", {})
+                ref = schema.get("$ref", "")
+                if ref:
+                    schema = components.get(ref.rsplit("/", 1)[-1], {})
+                if any(key in schema for key in ("required", "anyOf", "oneOf", "pattern")):
+                    body["required"] = True
+    return result
+
+
 __all__ = ["ErrorSerializer"]
+
+
+# --- request bodies ---------------------------------------------------------------------
+# Raw OpenAPI 3.0 schemas of what the write endpoints take. The envelope is checked field
+# by field and an unknown field is refused, so the objects say additionalProperties:
+# false; what only the rules can tell (a legal event, scores within a game's bounds, a
+# table size the game allows) is the server's 422 or 400 with the reason.
+
+
+def _giftlog_envelope(*, live: bool) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "game": {"type": "string", "enum": api_schema.game_slugs()},
+        "options": {"type": "object", "description": "Game variant options; {} for defaults."},
+        "players": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "description": "Player names in seat order (seat 0 first).",
+            "items": {"type": "string", "pattern": PLAYER_NAME.pattern},
+        },
+        "meta": {
+            "type": "object",
+            "properties": {
+                "club": {"type": "string"},
+                "league": {"type": "string"},
+                "played_at": {"type": "string", "format": "date-time"},
+                "simulated": {"type": "boolean"},
+            },
+        },
+    }
+    if live:
+        properties["seed"] = {"type": "integer", "minimum": 0, "maximum": MAX_SEED}
+        properties["bots"] = {
+            "type": "object",
+            "description": 'Seats the server plays: {"1": "greedy"}.',
+            "additionalProperties": {"type": "string", "enum": sorted(BOTS)},
+        }
+        for name in ("format", "events"):
+            properties[name] = {"description": "Ignored: a live game starts from no events."}
+        properties["result"] = {
+            "type": "object",
+            "nullable": True,
+            "description": "Ignored: the game's result is played out.",
+        }
+        return {
+            "type": "object",
+            "required": ["game", "players"],
+            "additionalProperties": False,
+            "properties": properties,
+        }
+    properties["format"] = {"type": "string", "enum": [FORMAT]}
+    properties["events"] = {
+        "type": "array",
+        "nullable": True,
+        "maxItems": MAX_EVENTS,
+        "description": "Every event in order; omitted or null for a result-only record.",
+        "items": {"type": "object"},
+    }
+    properties["result"] = {
+        "type": "object",
+        "nullable": True,
+        "description": (
+            "With events: optional; when given it must equal the computed result. Without "
+            "events (a result-only record): required, with `scores` (one whole number per "
+            "seat within the game's `score_bounds`), optional `ranks` and `duration_minutes`."
+        ),
+    }
+    return {
+        "type": "object",
+        "required": ["format", "game", "players"],
+        # A full log has events; a result-only record has none and gives its result.
+        "anyOf": [
+            {"required": ["events"], "properties": {"events": {"type": "array"}}},
+            {
+                "required": ["result"],
+                "properties": {
+                    "result": {
+                        "type": "object",
+                        "required": ["scores"],
+                        "properties": {
+                            "scores": {"type": "array", "items": {"type": "integer"}},
+                            "ranks": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+                            "duration_minutes": {"type": "integer", "minimum": 1},
+                        },
+                    }
+                },
+            },
+        ],
+        "additionalProperties": False,
+        "properties": properties,
+    }
+
+
+def giftlog_request() -> dict[str, Any]:
+    """A giftlog/1 document as uploaded (``GET /api/schema/giftlog/`` has the full rules)."""
+    return _giftlog_envelope(live=False)
+
+
+def live_request() -> dict[str, Any]:
+    """A new live game: the giftlog envelope without events, plus ``seed`` and ``bots``."""
+    return _giftlog_envelope(live=True)
+
+
+FORK_REQUEST: dict[str, Any] = {
+    "type": "object",
+    "required": ["step"],
+    "properties": {
+        "step": {"type": "integer", "minimum": 0, "description": "Play on after this many events."},
+        "seats": {
+            "type": "array",
+            "nullable": True,
+            "description": 'One per seat: "person" (a seat token) or a bot the server plays.',
+            "items": {"type": "string", "enum": ["person", *sorted(BOTS)]},
+        },
+        "seed": {"type": "integer", "nullable": True, "minimum": 0, "maximum": MAX_SEED},
+    },
+}
+
+LIVE_EVENT_REQUEST: dict[str, Any] = {
+    "type": "object",
+    "required": ["step", "event"],
+    "properties": {
+        "step": {"type": "integer", "minimum": 0, "description": "The events you have seen."},
+        "event": {
+            "type": "object",
+            "required": ["do"],
+            "description": "The event; `by` defaults to your seat.",
+            "properties": {"do": {"type": "string"}},
+        },
+    },
+}
+
+# A bulk upload or import: NDJSON text holding at least one line that is not blank
+# (each line is checked on its own; a bad line is reported refused in the answer).
+NDJSON_REQUEST: dict[str, Any] = {
+    "type": "string",
+    "pattern": r"\S",
+    "description": "One giftlog/1 document per line.",
+}
+
+# As JSON: one document or an array of them. Each object is checked on its own and a
+# refused one is listed in the answer, so the body's schema asks for objects, not for
+# valid records.
+BULK_JSON_REQUEST: dict[str, Any] = {
+    "anyOf": [
+        {"type": "object", "description": "One giftlog/1 document."},
+        {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 1000,
+            "items": {"type": "object", "description": "A giftlog/1 document."},
+        },
+    ]
+}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from datetime import datetime, time
+from datetime import UTC, datetime, time
 from typing import Any
 
 from django.utils import timezone
@@ -89,7 +89,13 @@ class MomentField(serializers.Field):
             moment = None
         if moment is None:
             self.fail("invalid", value=text)
-        return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
+        if timezone.is_naive(moment):
+            return timezone.make_aware(moment)
+        try:
+            # In UTC: PostgreSQL refuses offsets past 15:59 that Python takes (up to 23:59).
+            return moment.astimezone(UTC)
+        except OverflowError:  # 9999-12-31T23:00-05:00 is past the last UTC day
+            self.fail("invalid", value=text)
 
     def to_representation(self, value: datetime) -> str:
         return value.isoformat()
@@ -226,9 +232,7 @@ class RecordCreatedSerializer(serializers.Serializer):
     )
 
     @staticmethod
-    def build(
-        record: Record, created: bool, url: str, *, sent_meta: Any = None
-    ) -> dict[str, Any]:
+    def build(record: Record, created: bool, url: str, *, sent_meta: Any = None) -> dict[str, Any]:
         body = {
             "id": record.pk,
             "created": created,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from itertools import islice
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -24,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api import schema as api_schema
 from core.api.parsers import charset_check, counted, import_limit, upload_limit
 from core.api.permissions import UploadAllowed, request_user
 from core.api.renderers import ORJSONRenderer
@@ -54,13 +56,21 @@ EXPORT_CHUNK_SIZE = 200
 
 FILTER_PARAMETERS = [
     OpenApiParameter(
-        "game", str, description='Only this game: its slug (`gift_swap`) or name ("Gift Swap").'
+        "game",
+        api_schema.game_query(blank=True),
+        description='Only this game: its slug (`gift_swap`) or name ("Gift Swap").',
     ),
-    OpenApiParameter("player", str, description="Only games this player sat in (any case)."),
-    OpenApiParameter("players", int, description="Only games with this many players."),
+    OpenApiParameter(
+        "player", api_schema.name_query(), description="Only games this player sat in (any case)."
+    ),
+    OpenApiParameter(
+        "players",
+        api_schema.optional(api_schema.integer(1, 100)),
+        description="Only games with this many players.",
+    ),
     OpenApiParameter(
         "played_after",
-        str,
+        api_schema.moment_query(),
         description=(
             "Only games played at or after this ISO 8601 date or date-time (a date is its "
             "midnight, UTC). Records without `meta.played_at` count as played when stored."
@@ -68,11 +78,23 @@ FILTER_PARAMETERS = [
     ),
     OpenApiParameter(
         "played_before",
-        str,
-        description="Only games played before this ISO 8601 date or date-time (exclusive).",
+        api_schema.moment_query(),
+        description=(
+            "Only games played before this ISO 8601 date or date-time (exclusive); later "
+            "than `played_after`."
+        ),
     ),
-    OpenApiParameter("winner", str, description="Only games this player won (any case)."),
+    OpenApiParameter(
+        "winner", api_schema.name_query(), description="Only games this player won (any case)."
+    ),
 ]
+
+
+SEAT_PARAMETER = OpenApiParameter(
+    "seat",
+    api_schema.optional(api_schema.integer(0, 100)),
+    description="As this seat saw it (0-based; a seat of the record, else 400).",
+)
 
 
 class RecordCursorPagination(CursorPagination):
@@ -96,6 +118,14 @@ class RecordCursorPagination(CursorPagination):
                 value=raw[:100],
             )
         return size
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        """``page_size`` with its real range (0 and 201 are refused)."""
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"] = api_schema.optional(api_schema.integer(1, self.max_page_size))
+        return parameters
 
     def decode_cursor(self, request: Request) -> Cursor | None:
         try:
@@ -169,7 +199,7 @@ class RecordListCreateView(fastpath.FastCachedGet, ListAPIView):
             '`{"code": "illegal_event", "detail": {"step": k, "reason": ...}}`; nothing '
             "is stored on any error."
         ),
-        request=OpenApiTypes.OBJECT,
+        request={"application/json": schemas.giftlog_request()},
         responses={
             201: RecordCreatedSerializer,
             200: RecordCreatedSerializer,
@@ -225,7 +255,10 @@ class RecordBulkView(APIView):
             "does not stop the others. The answer lists every line's outcome "
             f"(at most {BULK_MAX_RECORDS} records per request)."
         ),
-        request={"application/x-ndjson": OpenApiTypes.STR, "application/json": OpenApiTypes.OBJECT},
+        request={
+            "application/x-ndjson": schemas.NDJSON_REQUEST,
+            "application/json": schemas.BULK_JSON_REQUEST,
+        },
         responses={200: schemas.BulkResultSerializer, 400: ErrorSerializer, 401: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
@@ -282,7 +315,7 @@ class ImportJobCreateView(APIView):
             "(each line checked and stored as by `POST /api/records/bulk/`, without its "
             "size limit). 202 with the job; follow `Location` for progress."
         ),
-        request={"application/x-ndjson": OpenApiTypes.STR},
+        request={"application/x-ndjson": schemas.NDJSON_REQUEST},
         responses={202: OpenApiTypes.OBJECT, 400: ErrorSerializer, 401: ErrorSerializer},
     )
     def post(self, request: Request) -> Response:
@@ -408,7 +441,7 @@ class RecordStepView(fastpath.FastCachedGet, APIView):
             "As everyone sees it, or with `seat` as that seat saw it: the state, the "
             "event that led there, whose turn it is, the legal events and scores so far."
         ),
-        parameters=[OpenApiParameter("seat", int, description="View as this seat (0-based).")],
+        parameters=[SEAT_PARAMETER],
         responses={200: schemas.StepSerializer, **ERRORS, 409: ErrorSerializer},
     )
     def get(self, request: Request, record_id: int, step: int) -> HttpResponse:
@@ -432,7 +465,7 @@ class RecordTimelineView(fastpath.FastCachedGet, APIView):
             "viewer may see it, and the running scores where that viewer may know them. "
             "With `seat`, everything is as that seat saw it."
         ),
-        parameters=[OpenApiParameter("seat", int, description="Tell it as this seat (0-based).")],
+        parameters=[SEAT_PARAMETER],
         responses={200: schemas.TimelineSerializer, **ERRORS, 409: ErrorSerializer},
     )
     def get(self, request: Request, record_id: int) -> HttpResponse:
