@@ -357,7 +357,7 @@ EXPORT_PARAMETERS = [
     *FILTER_PARAMETERS,
     OpenApiParameter(
         "after",
-        int,
+        api_schema.optional(api_schema.integer(0, exports.MAX_RECORD_ID)),
         description=(
             "Resume an export: only records stored after this record id (the `after` of the "
             "previous answer's `Link: rel=next`)."
@@ -365,7 +365,7 @@ EXPORT_PARAMETERS = [
     ),
     OpenApiParameter(
         "limit",
-        int,
+        api_schema.optional(api_schema.integer(1, settings.EXPORT_PAGE_RECORDS)),
         description="At most this many records in this answer (1 to `EXPORT_PAGE_RECORDS`).",
     ),
 ]

@@ -86,7 +86,12 @@ SEMANTIC_REFUSALS = [
     ("invalid_request", "ends_on", "a season that ends before it starts"),
     ("invalid_request", "step", "a step past the record's last event"),
     ("invalid_request", "seats", "seats that do not match the record's players"),
-    ("invalid_request", "slug", "a club slug already taken"),
+    ("slug_taken", None, "a club slug already taken"),
+    # Refused by the parsing layer before any field is read, whatever the schema says of
+    # the fields: tests/fuzz/test_hostile_inputs.py sends each class to every endpoint.
+    ("nul_character", None, "hostile input: a NUL in text, a key or a parameter"),
+    ("malformed_json", "max_digits", "hostile input: a number of more than 20 digits"),
+    ("malformed_json", "max_depth", "hostile input: JSON nested past the depth limit"),
 ]
 
 
