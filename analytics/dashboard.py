@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from analytics import selectors, stat_charts
 from core.games import variant_words
 from games.registry import get_engine
-from replays.selectors import record_list, record_row
+from replays.selectors import PLAY_REAL, record_list, record_row
 
 
 def _key_figures(figures: dict[str, Any]) -> list[dict[str, Any]]:
@@ -267,7 +267,8 @@ def _statistics_compute(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
     context["statistics_html"] = render_to_string(
         "analytics/_statistics.html", {**context, "engine": engine}
     )
-    records = record_list(game=slug).defer("events")  # the table prints no events
+    # Real play only, as every figure of "real play": the list links to the simulated.
+    records = record_list(game=slug, play=PLAY_REAL).defer("events")  # prints no events
     if chosen:
         records = records.filter(pk__in=selectors.variant_record_ids(variant=chosen["key"]))
     context["records_html"] = render_to_string(

@@ -4,6 +4,10 @@ Leaderboards read :class:`~analytics.models.PlayerRating` (one row per player an
 scope, kept by :mod:`analytics.ratings`); a page is one indexed query, never a
 scan of the records. Head-to-head reads the per-seat results
 (:class:`~analytics.models.PlayerResult`) of real play.
+
+No board lists a bot (bot play is never rated; this is the second guard), and the
+site's game boards leave out guests (people without an account a club entered by
+name): their club's and seasons' boards list them, marked.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ class LeaderboardRow:
     average_score: float
     last_played: datetime
     provisional: bool
+    guest: bool = False
 
 
 def leaderboard(
@@ -63,7 +68,9 @@ def leaderboard(
     """One page of a scope's leaderboard, best ordinal first, and how many players it has."""
     if scope is None:
         return [], 0
-    ratings = PlayerRating.objects.filter(scope=scope)
+    ratings = PlayerRating.objects.filter(scope=scope).exclude(player__kind=Player.Kind.BOT)
+    if scope.kind == RatingScope.Kind.GAME:
+        ratings = ratings.exclude(player__kind=Player.Kind.GUEST)
     total = ratings.count()
     rows = ratings.select_related("player").order_by("-ordinal", "-games", "player__name")
     minimum = provisional_games()
@@ -81,6 +88,7 @@ def leaderboard(
             average_score=r.score_total / r.games if r.games else 0.0,
             last_played=r.last_played_at,
             provisional=r.games < minimum,
+            guest=r.player.kind == Player.Kind.GUEST,
         )
         for number, r in enumerate(rows[offset : offset + limit], start=1)
     ], total
@@ -210,7 +218,9 @@ def head_to_head(*, game: str, a: Player, b: Player) -> HeadToHead:
     "Ahead" compares their ranks in the game (1 = best): a shared rank is a tie,
     whatever the other players did.
     """
-    base = PlayerResult.objects.filter(game=game, record__simulated=False)
+    base = PlayerResult.objects.filter(game=game, record__simulated=False).exclude(
+        record__seats__player__kind=Player.Kind.BOT
+    )
     mine = {
         record_id: (rank, score, played_at or created_at)
         for record_id, rank, score, played_at, created_at in base.filter(player=a).values_list(

@@ -27,7 +27,7 @@ from core.errors import BadRequest, ServiceError
 from core.inputs import whole_number
 from games.registry import UnknownGame, all_engines, get_engine
 from replays.models import Player
-from replays.selectors import record_list, record_row
+from replays.selectors import PLAY_REAL, record_list, record_row
 from replays.simulation import BOT_MIXES
 
 BOT_WORDS = {
@@ -39,9 +39,19 @@ BOT_WORDS = {
 
 def home(request: HttpRequest) -> HttpResponse:
     counts = selectors.game_record_counts()
-    games = [{"engine": engine, "records": counts.get(engine.slug, 0)} for engine in all_engines()]
-    rows = [record_row(record) for record in record_list()[:10]]
-    return render(request, "analytics/home.html", {"games": games, "rows": rows})
+    simulated = selectors.game_record_counts(simulated=True)
+    games = [
+        {
+            "engine": engine,
+            "records": counts.get(engine.slug, 0),
+            "simulated": simulated.get(engine.slug, 0),
+        }
+        for engine in all_engines()
+    ]
+    # People's games; bot play (the demo data, the balance lab) is on the records page.
+    rows = [record_row(record) for record in record_list(play=PLAY_REAL)[:10]]
+    context = {"games": games, "rows": rows, "simulated": sum(simulated.values())}
+    return render(request, "analytics/home.html", context)
 
 
 def _engine_or_404(slug: str) -> Any:

@@ -3,20 +3,23 @@
 The rules (docs/analytics.md, "Ratings and leaderboards"): a game scope takes
 every record of the game that is not simulated; a club scope the records with a
 not voided entry in any season of the club's leagues; a season scope those with a
-not voided entry in that season. :func:`record_scope_specs` answers for one
-record, :func:`scope_records` for one scope, :func:`all_scope_specs` for all.
+not voided entry in that season. A record with a bot seat counts nowhere, even when
+it is not marked simulated (a player made a bot after the fact, until the
+re-announced record is ingested): a second guard behind ``Record.simulated``.
+:func:`record_scope_specs` answers for one record, :func:`scope_records` for one
+scope, :func:`all_scope_specs` for all.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.db.models.functions import Coalesce
 
 from analytics.models import RatingScope
 from clubs.models import SeasonEntry
-from replays.models import Record
+from replays.models import Player, Record, Seat
 
 
 @dataclass(frozen=True)
@@ -40,9 +43,14 @@ def season_scope_key(season_id: int) -> str:
     return f"season:{season_id}"
 
 
+def bot_seat() -> Exists:
+    """True for a record (``OuterRef("pk")``) where a player of kind bot sat."""
+    return Exists(Seat.objects.filter(record=OuterRef("pk"), player__kind=Player.Kind.BOT))
+
+
 def record_scope_specs(*, record: Record) -> dict[str, ScopeSpec]:
-    """The scopes ``record`` should count in now (none when it is simulated)."""
-    if record.simulated:
+    """The scopes ``record`` should count in now (none when it is bot play)."""
+    if record.simulated or Record.objects.filter(pk=record.pk).filter(bot_seat()).exists():
         return {}
     specs = {
         game_scope_key(record.game): ScopeSpec(game_scope_key(record.game), "game", record.game)
@@ -67,7 +75,7 @@ def scope_records(scope: RatingScope) -> QuerySet[Record]:
     """
     records = Record.objects.filter(
         game=scope.game, simulated=False, ingest_quarantine__isnull=True
-    )
+    ).exclude(bot_seat())
     entries = SeasonEntry.objects.filter(voided_at__isnull=True)
     if scope.kind == RatingScope.Kind.CLUB:
         entries = entries.filter(season__league__club_id=scope.club_id)
@@ -98,12 +106,14 @@ def all_scope_specs() -> dict[str, ScopeSpec]:
     specs = {
         game_scope_key(game): ScopeSpec(game_scope_key(game), "game", game)
         for game in Record.objects.filter(simulated=False)
+        .exclude(bot_seat())
         .values_list("game", flat=True)
         .distinct()
         .order_by()
     }
     entries = (
         SeasonEntry.objects.filter(voided_at__isnull=True, record__simulated=False)
+        .exclude(record__seats__player__kind=Player.Kind.BOT)
         .values_list("season_id", "season__league__club_id", "season__league__game")
         .distinct()
         .order_by()

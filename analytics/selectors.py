@@ -15,7 +15,7 @@ from analytics.models import (
     StatisticsSnapshot,
 )
 from analytics.stats import counters_merge, side_figures
-from replays.models import Record
+from replays.models import Player, Record
 
 
 def quarantined_records() -> QuerySet[IngestQuarantine]:
@@ -66,9 +66,11 @@ def variant_record_ids(*, variant: str) -> QuerySet[PlayerResult]:
 
 
 def variant_players(*, game: str, variant: str) -> list[dict[str, Any]]:
-    """The players table of one variant: games, wins, average score (one GROUP BY)."""
+    """The players table of one variant in real play: games, wins, average score (one
+    GROUP BY); bot play and bots left out, as in the game's summary."""
     rows = (
-        PlayerResult.objects.filter(game=game, variant=variant)
+        PlayerResult.objects.filter(game=game, variant=variant, record__simulated=False)
+        .exclude(player__kind=Player.Kind.BOT)
         .values("player__name")
         .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)), average=Avg("score"))
         .order_by("-wins", "-average", "player__name")
@@ -84,8 +86,10 @@ def variant_players(*, game: str, variant: str) -> list[dict[str, Any]]:
     ]
 
 
-def game_record_counts() -> dict[str, int]:
-    rows = Record.objects.values("game").annotate(n=Count("id")).order_by()
+def game_record_counts(*, simulated: bool = False) -> dict[str, int]:
+    """Records per game: real play, or with ``simulated`` bot play."""
+    rows = Record.objects.filter(simulated=simulated).values("game").annotate(n=Count("id"))
+    rows = rows.order_by()
     return {row["game"]: row["n"] for row in rows}
 
 

@@ -16,7 +16,7 @@ from analytics.models import GameSummary, IngestQuarantine, PlayerResult
 from analytics.ratings import ratings_apply, ratings_deferred, ratings_rebuild
 from analytics.statistics import statistics_apply, statistics_reset
 from replays.giftlog import options_key
-from replays.models import Record
+from replays.models import Player, Record
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +82,10 @@ def dashboards_warm(*, record_ids: list[int]) -> None:
 
 @transaction.atomic
 def game_summary_refresh(*, game: str) -> GameSummary:
-    """Recompute one game's summary from all its results (a GROUP BY, not a scan in Python).
+    """Recompute one game's summary of real play (a GROUP BY, not a scan in Python).
+
+    Real play: the players table and the count of games leave out bot play
+    (``Record.simulated``) and bots, as every real-play figure does.
 
     The summary's row is locked (``select_for_update``) *before* the GROUP BY: two
     refreshes at once (two workers ingesting records of the same game) would
@@ -95,7 +98,8 @@ def game_summary_refresh(*, game: str) -> GameSummary:
     GameSummary.objects.bulk_create([GameSummary(game=game)], ignore_conflicts=True)
     summary = GameSummary.objects.select_for_update().get(game=game)
     rows = (
-        PlayerResult.objects.filter(game=game)
+        PlayerResult.objects.filter(game=game, record__simulated=False)  # real play only
+        .exclude(player__kind=Player.Kind.BOT)
         .values("player__name")
         .annotate(
             games=Count("id"),
@@ -114,7 +118,7 @@ def game_summary_refresh(*, game: str) -> GameSummary:
         }
         for row in rows
     ]
-    summary.games = Record.objects.filter(game=game).count()
+    summary.games = Record.objects.filter(game=game, simulated=False).count()
     summary.players = players
     summary.save(update_fields=["games", "players", "updated_at"])
     return summary

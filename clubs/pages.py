@@ -463,7 +463,11 @@ def table_game_page(request: HttpRequest, slug: str, league_slug: str) -> HttpRe
 
 
 def player_page(request: HttpRequest, handle: str) -> HttpResponse:
+    """A player's clubs, results and recent games; their bot play (games against the
+    service's bots) hidden from the list unless ``?play=all``, and marked when shown."""
     player: Player = _found(selectors.player_get, handle=handle)
+    play_all = request.GET.get("play") == "all"
+    recent = selectors.player_recent_records(player=player, simulated=play_all)
     results = [
         {"game": game_name(r.game), "games": r.games, "wins": r.wins, "average": r.average_score}
         for r in selectors.player_results_by_game(player=player)
@@ -475,7 +479,9 @@ def player_page(request: HttpRequest, handle: str) -> HttpResponse:
             "player": player,
             "name": player.display_name or player.name,
             "clubs": selectors.player_clubs(player_name=player.name).order_by("name"),
-            "games": [record_row(r) for r in selectors.player_recent_records(player=player)],
+            "games": [record_row(r) for r in recent],
+            "play_all": play_all,
+            "hidden_simulated": 0 if play_all else selectors.player_simulated_count(player=player),
             "results": results,
         },
     )

@@ -188,8 +188,11 @@ def _number(value: Fraction) -> float | int:
 
 
 def _counted_entries(season: Season) -> list[SeasonEntry]:
+    """The entries that count: not voided, and not bot play (a season refuses a
+    simulated record, and a game where a bot sat counts nowhere: a second guard)."""
     return list(
-        SeasonEntry.objects.filter(season=season, voided_at__isnull=True)
+        SeasonEntry.objects.filter(season=season, voided_at__isnull=True, record__simulated=False)
+        .exclude(record__seats__player__kind=Player.Kind.BOT)
         .select_related("record")
         .prefetch_related("record__seats__player")
         .order_by("record__played_at", "id")
@@ -310,6 +313,11 @@ def season_for_day(*, league: League, day: Any) -> Season | None:
     )
 
 
+def player_simulated_count(*, player: Player) -> int:
+    """How many bot-play games the player sat in (what the player page hides by default)."""
+    return Record.objects.filter(seats__player=player, simulated=True).distinct().count()
+
+
 def club_recent_entries(*, club: Club, limit: int = 20) -> list[SeasonEntry]:
     """The latest games entered in any season of the club's leagues, voided ones included."""
     return list(
@@ -333,11 +341,18 @@ def player_get(*, handle: str) -> Player:
     return player
 
 
-def player_recent_records(*, player: Player, limit: int = 20) -> list[Record]:
-    """The player's latest games (any kind), most recently played first."""
+def player_recent_records(
+    *, player: Player, limit: int = 20, simulated: bool = True
+) -> list[Record]:
+    """The player's latest games (any kind), most recently played first.
+
+    ``simulated=False`` leaves out bot play (games against the bots, simulations).
+    """
+    records = Record.objects.filter(seats__player=player)
+    if not simulated:
+        records = records.filter(simulated=False)
     return list(
-        Record.objects.filter(seats__player=player)
-        .prefetch_related("seats__player")
+        records.prefetch_related("seats__player")
         .order_by("-played_at", "-created_at", "-id")
         .distinct()[:limit]
     )
@@ -352,9 +367,10 @@ class GameResults:
 
 
 def player_results_by_game(*, player: Player) -> list[GameResults]:
-    """Games, wins and average final score for each game the player has played."""
+    """Games, wins and average final score for each game the player has played, in real
+    play (bot play, such as games against the service's bots, is left out)."""
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    seats = Seat.objects.filter(player=player).values_list(
+    seats = Seat.objects.filter(player=player, record__simulated=False).values_list(
         "record__game", "won", "seat", "record__result__scores"
     )
     for game, won, seat, scores in seats:

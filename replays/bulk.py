@@ -316,6 +316,13 @@ def _batch_store(valid: list[LineChecked], *, submitted_by: Any) -> dict[int, Bu
     outcomes: dict[int, BulkOutcome] = {}
     with transaction.atomic():
         players = players_resolve({name for c in firsts.values() for name in c.players or ()})
+        bots = set(
+            Player.objects.filter(pk__in=players.values(), kind=Player.Kind.BOT).values_list(
+                "name", flat=True
+            )
+        )
+        for item in firsts.values():  # a game with a bot seat is bot play (as record_submit)
+            item.simulated = item.simulated or not bots.isdisjoint(item.players or ())
         inserted = _records_insert(firsts, submitted_by=submitted_by)
         seats = []
         for digest, record_id in inserted.items():

@@ -151,7 +151,9 @@ def live_game_create(
         game=log.game,
         options=log.options,
         players=log.players,
-        meta=log.meta,
+        # A game with a bot seat is bot play: it is stored simulated when it ends, and
+        # never reaches a rating, a leaderboard or a real-play figure.
+        meta={**log.meta, "simulated": True} if bots else log.meta,
         seed=seed,
         token_hashes=[_token_hash(t) if t else "" for t in tokens],
         bots={str(seat): name for seat, name in bots.items()},
@@ -323,6 +325,7 @@ def _live_event_submit(
         record, _ = record_submit(
             document=live_game_document(live, [*events, event, *drawn]),
             submitted_by=live.opened_by,
+            bot_seats=live_bots(live),
         )
         live.record = record
         live.status = LiveGame.Status.FINISHED

@@ -10,10 +10,23 @@ class Player(models.Model):
     """A person or program, known by the name used in giftlog ``players`` (its handle).
 
     ``display_name`` is how pages greet them ("Ana Lima"); ``user`` links the
-    player to the account of the person, when they have one.
+    player to the account of the person, when they have one. ``kind`` says who
+    plays under the name (docs/analytics.md, "People, guests and bots").
     """
 
+    class Kind(models.TextChoices):
+        # Someone who plays: with an account or not (a club's uploads name people too).
+        PERSON = "person", "person"
+        # A program: the service's bots in live play, the simulator's and the demo
+        # data's players. A game with a bot seat is bot play (``Record.simulated``).
+        BOT = "bot", "bot"
+        # A person without an account, entered by name as a guest at a club's table.
+        # Rated (their seat is real play) and shown in their club's ratings, but left off
+        # the site's public leaderboards: they never chose to be listed there.
+        GUEST = "guest", "guest"
+
     name = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.PERSON, db_index=True)
     display_name = models.CharField(max_length=100, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -54,8 +67,9 @@ class Record(models.Model):
     num_events = models.PositiveIntegerField()
     players = models.ManyToManyField(Player, through="Seat", related_name="records")
     played_at = models.DateTimeField(null=True, blank=True)
-    # Bot play (``meta.simulated``): statistics show it apart from real play, ratings
-    # and leaderboards never count it.
+    # Bot play (``meta.simulated``; every game with a bot seat, live games against the
+    # service's bots, simulations and the demo data): statistics show it apart from real
+    # play; ratings, leaderboards and standings never count it; lists mark it.
     simulated = models.BooleanField(default=False, db_index=True)
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -180,19 +180,30 @@ FILTER_LABELS = {
     "played_after": "Played from",
     "played_before": "Played before",
     "winner": "Winner",
+    "play": "Games",
 }
+PLAY_CHOICES = (
+    (selectors.PLAY_REAL, "people's games"),
+    (selectors.PLAY_ALL, "people's and simulated"),
+    (selectors.PLAY_SIMULATED, "simulated only"),
+)
 
 
 def record_browse_page(request: HttpRequest) -> HttpResponse:
     """Records found by the filters, newest games first, 25 a page.
 
     A wrong filter is answered on the page (status 400) naming the field,
-    with the form kept as typed so it can be corrected.
+    with the form kept as typed so it can be corrected. Bot play (simulated games:
+    the balance lab's thousands, the demo data, games against the bots) is hidden
+    unless asked for, so a club finds its own games; the page says how many are
+    hidden and links to them, and marks each one shown.
     """
     values = {name: request.GET.get(name, "").strip() for name in RECORD_FILTERS}
     chosen = {name: value for name, value in values.items() if value}
+    values["play"] = values["play"] or selectors.PLAY_REAL
     context: dict[str, Any] = {
         "values": values,
+        "play_choices": PLAY_CHOICES,
         "game_slug": game_slug_find(values["game"]) if values["game"] else "",
         "games": [(engine.slug, engine.name) for engine in all_engines()],
         "labels": FILTER_LABELS,
@@ -210,9 +221,17 @@ def record_browse_page(request: HttpRequest) -> HttpResponse:
         }
         return render(request, "replays/records.html", context, status=400)
 
+    filters.setdefault("play", selectors.PLAY_REAL)
     records = selectors.record_list(**filters).order_by("-played", "-id")
     page = Paginator(records, RECORDS_PER_PAGE).get_page(request.GET.get("page"))
     base = reverse("record-browse")
+    if filters["play"] == selectors.PLAY_REAL:
+        hidden = selectors.record_list(**{**filters, "play": selectors.PLAY_SIMULATED}).count()
+        context["hidden_simulated"] = hidden
+        context["show_simulated_url"] = (
+            f"{base}?{urlencode({**chosen, 'play': selectors.PLAY_ALL})}"
+        )
+    shown = {**chosen, "play": filters["play"]}  # the export takes what the page shows
     context.update(
         page=page,
         rows=[selectors.record_row(record) for record in page.object_list],
@@ -226,7 +245,7 @@ def record_browse_page(request: HttpRequest) -> HttpResponse:
             if page.has_next()
             else ""
         ),
-        export_url=reverse("record-export") + (f"?{urlencode(chosen)}" if chosen else ""),
+        export_url=f"{reverse('record-export')}?{urlencode(shown)}",
         export_page=settings.EXPORT_PAGE_RECORDS,
     )
     return render(request, "replays/records.html", context)

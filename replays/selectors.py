@@ -18,6 +18,7 @@ from games.registry import get_engine
 from replays import response_cache, state_cache
 from replays.giftlog import giftlog_document
 from replays.models import Record, Seat
+from replays.simulation import DEMO_SOURCE
 from replays.tables import table_html
 from replays.timeline import (
     names_fill,
@@ -26,6 +27,9 @@ from replays.timeline import (
     setup_sentence,
     step_moves,
 )
+
+PLAY_REAL, PLAY_SIMULATED, PLAY_ALL = "real", "simulated", "all"
+PLAY_FILTERS = {PLAY_REAL: False, PLAY_SIMULATED: True}  # play=all: no filter
 
 
 def record_list(
@@ -37,8 +41,13 @@ def record_list(
     played_before: datetime | None = None,
     winner: str | None = None,
     options: dict[str, Any] | None = None,
+    play: str | None = None,
 ) -> QuerySet[Record]:
     """Stored records, with their seats, narrowed by any of the filters.
+
+    ``play``: ``"real"`` leaves out bot play (``Record.simulated``: games with a bot
+    seat, simulations, the demo data), ``"simulated"`` keeps only it, ``"all"`` or
+    None keeps both.
 
     ``game`` is an engine slug. ``player`` and ``winner`` are player names, any
     case; ``winner`` keeps the records whose result lists that player among the
@@ -52,6 +61,8 @@ def record_list(
     ).alias(played=Coalesce("played_at", "created_at"))
     if game:
         records = records.filter(game=game)
+    if play in PLAY_FILTERS:
+        records = records.filter(simulated=PLAY_FILTERS[play])
     if player:
         records = records.filter(_seat_exists(player__name__iexact=player))
     if winner:
@@ -76,7 +87,7 @@ def record_list(
 
 SUMMARY_FIELDS = (
     "id", "game", "result", "num_events", "meta", "played_at", "created_at",
-    "submitted_by__username",
+    "submitted_by__username", "simulated",
 )  # fmt: skip
 _DATETIME = DateTimeField()
 
@@ -105,6 +116,7 @@ def record_summaries(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             else None,
             "created_at": _DATETIME.to_representation(row["created_at"]),
             "submitted_by": row["submitted_by__username"],
+            "simulated": row["simulated"],
         }
         for row in rows
     ]
@@ -305,6 +317,8 @@ class RecordRow:
     num_events: int
     variant: str = ""  # the house rules that differ from the game's defaults, in words
     result_only: bool = False  # played at a real table: final scores only, no replay
+    simulated: bool = False  # bot play: never counted in ratings, leaderboards, standings
+    demo: bool = False  # of the demo data (bot play too)
 
 
 def record_row(record: Record) -> RecordRow:
@@ -331,4 +345,6 @@ def record_row(record: Record) -> RecordRow:
         num_events=record.num_events,
         variant=variant_words(record.game, record.options or {}),
         result_only=record.kind == Record.Kind.RESULT,
+        simulated=record.simulated,
+        demo=record.simulated and (record.meta or {}).get("source") == DEMO_SOURCE,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models.functions import Coalesce
 
@@ -25,6 +26,7 @@ from replays.validation import log_validate, record_validate, result_check
 __all__ = [
     "BulkOutcome",
     "log_validate",
+    "player_kind_set",
     "player_merge",
     "record_result_replace",
     "record_submit",
@@ -34,12 +36,19 @@ __all__ = [
 ]
 
 
-def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, bool]:
+def record_submit(
+    *, document: Any, submitted_by: Any = None, bot_seats: Iterable[int] = ()
+) -> tuple[Record, bool]:
     """Validate and store one finished game; returns the record and whether it is new.
 
     Uploading a game that is already stored returns the stored record: identity
     is the digest of game, options, players and events (for a result-only
     record, no events: scores, ranks and ``meta.played_at``).
+
+    ``bot_seats`` are the seats a program played (a live game's bots, a simulation):
+    a player first named at one of them is made a bot. A game with a bot seat (one
+    of those, or a player already of kind bot) is bot play: stored simulated, with
+    ``meta.simulated`` set, whatever the document said.
     """
     log = giftlog_parse(document)
     given = log.table.given if log.table is not None else log.result
@@ -49,29 +58,33 @@ def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, b
         return existing, False
     player_names_check(log.players)
     result = log_validate(log)
+    bots = {log.players[seat] for seat in bot_seats}
     try:
-        return _record_store(log, result, submitted_by=submitted_by), True
+        return _record_store(log, result, submitted_by=submitted_by, bots=bots), True
     except IntegrityError:
         # A concurrent upload of the same game won the race: it is the same record.
         return Record.objects.get(digest=log.digest), False
 
 
 @transaction.atomic
-def _record_store(log: Giftlog, result: dict[str, Any], *, submitted_by: Any = None) -> Record:
+def _record_store(
+    log: Giftlog, result: dict[str, Any], *, submitted_by: Any = None, bots: set[str]
+) -> Record:
+    players = _players_get_or_create(log.players, bots=bots)
+    simulated = log.simulated or bool(bots) or any(_is_bot(p) for p in players.values())
     record = Record.objects.create(
         game=log.game,
-        digest=log.digest,
+        digest=log.digest,  # meta is not part of it: marking a game simulated keeps it
         options=log.options,
-        meta=log.meta,
+        meta={**log.meta, "simulated": True} if simulated else log.meta,
         events=log.events,
         result=result,
         num_events=len(log.events),
         kind=Record.Kind.LOG if log.table is None else Record.Kind.RESULT,
         played_at=log.played_at,
-        simulated=log.simulated,
+        simulated=simulated,
         submitted_by=submitted_by,  # the user, or None (anonymous, a command)
     )
-    players = _players_get_or_create(log.players)
     winners = set(result.get("winners", []))
     Seat.objects.bulk_create(
         Seat(record=record, player=players[name], seat=seat, won=seat in winners)
@@ -81,13 +94,63 @@ def _record_store(log: Giftlog, result: dict[str, Any], *, submitted_by: Any = N
     return record
 
 
-def _players_get_or_create(names: list[str]) -> dict[str, Player]:
+def _is_bot(player: Player) -> bool:
+    return player.kind == Player.Kind.BOT
+
+
+def _players_get_or_create(names: list[str], *, bots: set[str]) -> dict[str, Player]:
+    """The players of these names, the missing ones made (those in ``bots`` as bots).
+
+    A player who already exists keeps their kind: a person's name at a bot's seat (a
+    game played on from a record, with a bot in that seat) makes the game bot play,
+    not the person a bot. So does an account's username (its person has not played yet).
+    """
     found = {p.name: p for p in Player.objects.filter(name__in=names)}
     missing = [name for name in names if name not in found]
+    if missing and bots:
+        user = get_user_model()
+        accounts = user.objects.filter(**{f"{user.USERNAME_FIELD}__in": missing})
+        bots = bots - set(accounts.values_list(user.USERNAME_FIELD, flat=True))
     if missing:
-        Player.objects.bulk_create([Player(name=name) for name in missing], ignore_conflicts=True)
+        Player.objects.bulk_create(
+            [
+                Player(name=name, kind=Player.Kind.BOT if name in bots else Player.Kind.PERSON)
+                for name in missing
+            ],
+            ignore_conflicts=True,
+        )
         found = {p.name: p for p in Player.objects.filter(name__in=names)}
     return found
+
+
+@transaction.atomic
+def player_kind_set(*, player: Player, kind: str) -> int:
+    """Say who plays under ``player``'s name; returns how many records became bot play.
+
+    Made a bot, every game they sat in is bot play from now on: marked simulated and
+    announced, so analytics takes it out of every rating, leaderboard and real-play
+    figure. A bot made a person again leaves its games simulated (which ones were
+    played by a program is not known): correct them one by one if needed.
+    """
+    if kind not in Player.Kind.values:
+        raise Unprocessable(
+            "bad_kind", f"A player is one of: {', '.join(Player.Kind.values)}.", kind=kind
+        )
+    player.kind = kind
+    player.save(update_fields=["kind"])
+    if kind != Player.Kind.BOT:
+        return 0
+    records = list(
+        Record.objects.select_for_update()
+        .filter(pk__in=Seat.objects.filter(player=player).values("record_id"), simulated=False)
+        .order_by("pk")
+    )
+    for record in records:
+        record.simulated = True
+        record.meta = {**record.meta, "simulated": True}
+        record.save(update_fields=["simulated", "meta"])
+    _games_announce(record_ids=[record.pk for record in records])
+    return len(records)
 
 
 def records_submit_many(

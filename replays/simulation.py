@@ -1,4 +1,10 @@
-"""Bot games stored through the same service as uploads (demo data, statistics)."""
+"""Bot games stored through the same service as uploads (demo data, statistics).
+
+Every game played here is bot play: stored marked simulated (``meta.simulated``), its
+seats taken by players of kind bot named ``bot-ana``, ``bot-ben``... so a simulation
+can never sit a bot in the seat of a person called "ana". The demo data
+(``manage.py demo_data``) is such games too, with ``meta.source`` "demo data".
+"""
 
 from __future__ import annotations
 
@@ -15,7 +21,9 @@ from replays.giftlog import FORMAT
 from replays.models import Record
 from replays.services import record_submit
 
-DEMO_NAMES = ("ana", "ben", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kit", "lu")
+NAMES = ("ana", "ben", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kit", "lu")
+BOT_NAMES = tuple(f"bot-{name}" for name in NAMES)
+DEMO_SOURCE = "demo data"  # meta.source of the demo data's games
 BOT_MIXES = ("random", "greedy", "mixed")
 DEMO_DAYS = 120
 # House rules a simulation plays under unless it is told otherwise. GiftTRAP's
@@ -34,25 +42,27 @@ def simulated_document(
     bots: str = "mixed",
     options: dict[str, Any] | None = None,
     simulated: bool = True,
+    source: str | None = None,
     played_at: datetime | None = None,
 ) -> dict[str, Any]:
     """One bot-played game as a giftlog document (not stored).
 
-    Marked ``meta.simulated`` unless ``simulated=False`` (demo data, which stands in
-    for a club's play so every page has something to show).
+    Marked ``meta.simulated`` and seated by ``BOT_NAMES``. ``simulated=False`` is for
+    tests and benchmarks only: the same game standing in for one people played, seated
+    by plain ``NAMES`` and not marked, so it counts like a club's upload.
     """
     engine = get_engine(game)
     options = {**SIMULATION_OPTIONS.get(game, {}), **(options or {})}
-    names = rng.sample(DEMO_NAMES, num_players)
+    names = rng.sample(BOT_NAMES if simulated else NAMES, num_players)
     if bots == "mixed":
         seat_bots = [BOTS[rng.choice(("random", "greedy", "greedy"))] for _ in names]
     else:
         seat_bots = [BOTS[bots]] * num_players
     events, _ = self_play(engine, num_players, options=options, rng=rng, bots=seat_bots)
     meta: dict[str, Any] = (
-        {"source": f"simulate ({bots} bots)", "simulated": True}
+        {"source": source or f"simulate ({bots} bots)", "simulated": True}
         if simulated
-        else {"source": "demo data"}
+        else {"source": "people's play, played by bots (tests)"}
     )
     if played_at is not None:
         meta["played_at"] = played_at.isoformat()
@@ -74,12 +84,14 @@ def records_simulate(
     seed: int | None = None,
     bots: str = "mixed",
     options: dict[str, Any] | None = None,
-    simulated: bool = True,
+    demo: bool = False,
 ) -> Iterator[tuple[Record, bool]]:
     """Play and store ``games`` games, yielding each stored record as it lands.
 
     A generator, so callers can show progress on long runs. Without
-    ``num_players`` each game picks a table size the game allows.
+    ``num_players`` each game picks a table size the game allows. Every game is
+    stored as bot play (simulated, its players bots); ``demo`` marks them as the
+    demo data and spreads them over the last ``DEMO_DAYS``.
     """
     engine = get_engine(game)
     rng = random.Random(seed)
@@ -87,9 +99,9 @@ def records_simulate(
     for number in range(games):
         players = num_players or rng.randint(engine.min_players, engine.max_players)
         # Demo play stands in for a club's history: its games are spread over the last
-        # DEMO_DAYS, oldest first, so ratings and charts have a history to show.
+        # DEMO_DAYS, oldest first, so the charts by month have a history to show.
         played_at = None
-        if not simulated:
+        if demo:
             days_ago = DEMO_DAYS * (games - number) / games
             played_at = now - timedelta(days=days_ago, minutes=rng.randint(0, 180))
         document = simulated_document(
@@ -98,7 +110,7 @@ def records_simulate(
             rng=rng,
             bots=bots,
             options=options,
-            simulated=simulated,
+            source=DEMO_SOURCE if demo else None,
             played_at=played_at,
         )
-        yield record_submit(document=document)
+        yield record_submit(document=document, bot_seats=range(players))

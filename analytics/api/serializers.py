@@ -169,6 +169,10 @@ class LeaderboardRowSerializer(serializers.Serializer):
     average_score = serializers.FloatField()
     last_played = serializers.DateTimeField()
     provisional = serializers.BooleanField(help_text="Fewer rated games than provisional_below.")
+    guest = serializers.BooleanField(
+        help_text="A guest: a person without an account a club entered by name (listed on "
+        "club and season boards only; no board lists a bot)."
+    )
 
 
 class LeaderboardSerializer(serializers.Serializer):

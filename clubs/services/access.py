@@ -56,21 +56,25 @@ def require_admin(*, club: Club, user: AbstractBaseUser | None) -> Membership:
 def member_player(*, user: AbstractBaseUser) -> Player:
     """The player a member plays as: the one linked to their user, made from their username.
 
-    A player of that handle that nobody owns yet is linked to them; one owned by
-    someone else is a conflict an admin resolves (merge or rename).
+    A player of that handle that nobody owns yet is linked to them (a guest of that
+    name becomes a person); one owned by someone else, or a bot, is a conflict an
+    admin resolves (merge or rename).
     """
     player = Player.objects.filter(user=user).order_by("id").first()
     if player is not None:
         return player
     username = user.get_username()
     player, _ = Player.objects.get_or_create(name=username)
-    if player.user_id is None:
+    if player.user_id is None and player.kind != Player.Kind.BOT:  # a bot's name is not free
         player.user = user
-        player.save(update_fields=["user"])
+        if player.kind == Player.Kind.GUEST:  # a guest who made an account is a member now
+            player.kind = Player.Kind.PERSON
+        player.save(update_fields=["user", "kind"])
     elif player.user_id != user.pk:
+        owner = "a bot" if player.kind == Player.Kind.BOT else "another account"
         raise Conflict(
             "handle_taken",
-            f"The player handle {username!r} belongs to another account; ask an admin.",
+            f"The player handle {username!r} belongs to {owner}; ask an admin.",
             handle=username,
         )
     return player

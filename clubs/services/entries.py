@@ -55,9 +55,10 @@ def season_entry_submit(
     """Enter a stored record in a season.
 
     Refused unless: ``user`` is a member of the league's club; the record is of
-    the league's game and variant (its full ``options``); it was played (its
-    ``meta.played_at``) within the season's dates; and every seat is a club
-    member's player or is listed in ``guests``.
+    the league's game and variant (its full ``options``); it is not bot play
+    (``simulated_record``); it was played (its ``meta.played_at``) within the
+    season's dates; and every seat is a club member's player or is listed in
+    ``guests``. A guest seat's player who is new to giftbox is stored as a guest.
     """
     league = season.league
     club = league.club
@@ -77,6 +78,13 @@ def season_entry_submit(
             f"League {league.name} plays another variant: its options differ from the record's.",
             league_options=league.options,
             record_options=record.options,
+        )
+    if record.simulated or any(seat.player.kind == Player.Kind.BOT for seat in seats):
+        raise Unprocessable(
+            "simulated_record",
+            "This game is bot play (a bot sat at the table, or it was simulated): it "
+            "cannot count in a season.",
+            record=record.pk,
         )
     if record.played_at is None:
         raise Unprocessable(
@@ -119,8 +127,25 @@ def season_entry_submit(
         raise Conflict(
             "already_entered", "This record is already entered in this season."
         ) from None
+    _guests_mark(record, [seat.player for seat in seats if seat.seat in guests])
     record_announce(record)
     return entry
+
+
+def _guests_mark(record: Record, players: list[Player]) -> None:
+    """Guest seats' players who are new to giftbox become guests (``Player.Kind.GUEST``).
+
+    New: no account, and no seat in any other game. A name already known (someone a
+    club's uploads named before) stays a person; so does anyone with an account.
+    """
+    for player in players:
+        if (
+            player.kind == Player.Kind.PERSON
+            and player.user_id is None
+            and not player.seats.exclude(record=record).exists()
+        ):
+            player.kind = Player.Kind.GUEST
+            player.save(update_fields=["kind"])
 
 
 @transaction.atomic

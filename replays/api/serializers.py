@@ -18,7 +18,7 @@ from core.games import game_slug_find
 from games.base import InvalidSetup
 from games.registry import all_engines, get_engine
 from replays.models import Record
-from replays.selectors import record_player_names
+from replays.selectors import PLAY_ALL, PLAY_REAL, PLAY_SIMULATED, record_player_names
 
 
 class RecordSummarySerializer(serializers.ModelSerializer):
@@ -42,7 +42,14 @@ class RecordSummarySerializer(serializers.ModelSerializer):
             "played_at",
             "created_at",
             "submitted_by",
+            "simulated",
         ]
+        extra_kwargs = {
+            "simulated": {
+                "help_text": "Bot play (a bot seat, a simulation, the demo data): never "
+                "counted in ratings, leaderboards, standings or real-play statistics."
+            }
+        }
 
     def get_players(self, record: Record) -> list[str]:
         return record_player_names(record)
@@ -127,6 +134,13 @@ class RecordListQuerySerializer(serializers.Serializer):
         required=False,
         max_length=64,
         error_messages={"max_length": "A player name is at most 64 characters."},
+    )
+    play = serializers.ChoiceField(
+        required=False,
+        choices=[PLAY_REAL, PLAY_SIMULATED, PLAY_ALL],
+        error_messages={
+            "invalid_choice": 'Play is "real" (people\'s games), "simulated" (bot play) or "all".'
+        },
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

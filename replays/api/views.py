@@ -87,6 +87,15 @@ FILTER_PARAMETERS = [
     OpenApiParameter(
         "winner", api_schema.name_query(), description="Only games this player won (any case)."
     ),
+    OpenApiParameter(
+        "play",
+        {"type": "string", "enum": ["", "real", "simulated", "all"]},
+        description=(
+            "`real`: people's games only; `simulated`: bot play only (games with a bot "
+            "seat, simulations, the demo data); `all` or absent: both (each row says "
+            "`simulated`)."
+        ),
+    ),
 ]
 
 
@@ -381,7 +390,7 @@ class RecordExportView(APIView):
             "oldest stored first, streamed. `POST /api/records/bulk/` (or `manage.py "
             "import_records`) takes the file back: the same records, nothing new stored. "
             "The filters are the list's, with the same 400s. One answer holds at most "
-            "`EXPORT_PAGE_RECORDS` records; when more are left, `Link: <...>; rel=\"next\"` "
+            '`EXPORT_PAGE_RECORDS` records; when more are left, `Link: <...>; rel="next"` '
             "gives the URL that resumes (`after=<last id>`). Records exported count against "
             "the client's export budget; past it, `429 quota_exceeded` with `Retry-After`."
         ),

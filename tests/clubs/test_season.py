@@ -10,7 +10,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from clubs.models import AuditLog, SeasonEntry
-from replays.models import Record
+from replays.models import Player, Record
 from tests.clubs.conftest import as_members, played_at, result_only
 
 pytestmark = pytest.mark.django_db
@@ -72,31 +72,40 @@ def as_numbers(rows: list[tuple]) -> list[tuple]:
     ]
 
 
-def play_live_with_bots(client, names: list[str], *, seed: int, day: int) -> int:
-    """A live game: seat 0 plays random legal events, the service's bots the others."""
-    bots = {str(seat): "greedy" for seat in range(1, len(names))}
+def play_live(client, names: list[str], *, seed: int, day: int, bots: bool = False) -> int:
+    """A live game played to the end with random legal events: by a person at every seat,
+    or (``bots``) by a person at seat 0 and the service's bots at the others."""
     body = {
         "game": "secret_santa",
         "players": names,
         "seed": seed,
-        "bots": bots,
         "meta": {"played_at": played_at(day)},
     }
+    if bots:
+        body["bots"] = {str(seat): "greedy" for seat in range(1, len(names))}
     response = client.post("/api/live/", body, format="json")
     assert response.status_code == 201, response.json()
-    live_id, token = response.json()["id"], response.json()["seat_tokens"][0]
-    seat = APIClient()
-    seat.credentials(HTTP_AUTHORIZATION=f"Seat {token}")
+    live_id = response.json()["id"]
+    seats = []
+    for token in response.json()["seat_tokens"]:
+        seat = APIClient()
+        if token:
+            seat.credentials(HTTP_AUTHORIZATION=f"Seat {token}")
+            seats.append(seat)
     rng = random.Random(seed)
     for _ in range(5_000):
-        view = seat.get(f"/api/live/{live_id}/").json()
-        if view["status"] == "finished":
-            return view["record"]
-        event = rng.choice(view["legal_events"])
-        played = seat.post(
-            f"/api/live/{live_id}/events/", {"step": view["step"], "event": event}, format="json"
-        )
-        assert played.status_code == 201, played.json()
+        for seat in seats:
+            view = seat.get(f"/api/live/{live_id}/").json()
+            if view["status"] == "finished":
+                return view["record"]
+            if view["legal_events"]:
+                event = rng.choice(view["legal_events"])
+                played = seat.post(
+                    f"/api/live/{live_id}/events/",
+                    {"step": view["step"], "event": event},
+                    format="json",
+                )
+                assert played.status_code == 201, played.json()
     raise AssertionError("the live game did not end")
 
 
@@ -112,8 +121,8 @@ def test_forty_games_make_the_standings_computed_by_hand(world, make_document):
                 make_document("secret_santa", seed=game, players=len(table)), table, day=day
             )
             response = client.post(url, {"document": document}, format="json")
-        elif game < 34:  # live games played to the end by bots, then entered by id
-            record_id = play_live_with_bots(client, table, seed=game, day=day)
+        elif game < 34:  # live games played to the end by the members, then entered by id
+            record_id = play_live(client, table, seed=game, day=day)
             response = client.post(url, {"record": record_id}, format="json")
         else:  # result-only records from a real table (two of them with a tie)
             scores = [25 + game % 4, 18, 18 if game % 2 else 11, 7][: len(table)]
@@ -185,6 +194,30 @@ def test_a_league_refuses_other_games_variants_dates_and_strangers(world, make_d
     assert response.json()["guests"] == [2]
     standings = client.get(f"/api/seasons/{world.season.pk}/standings/").json()
     assert "walk-in" not in [r["player"] for r in standings["rows"]]
+    # A name new to giftbox entered as a guest is stored as a guest; members stay people.
+    assert Player.objects.get(name="walk-in").kind == Player.Kind.GUEST
+    assert Player.objects.get(name=names[0]).kind == Player.Kind.PERSON
+
+
+def test_a_live_game_against_bots_never_counts_in_a_season(world):
+    """The members' live game with the service's bots in two seats is bot play: refused
+    by the season, and its players never reach the standings or a rating board."""
+    names = [u.username for u in world.members[:3]]
+    client = world.client(world.members[0])
+    record_id = play_live(client, names, seed=7, day=3, bots=True)
+    record = Record.objects.get(pk=record_id)
+    assert record.simulated is True
+    assert record.meta["simulated"] is True
+    url = f"/api/seasons/{world.season.pk}/entries/"
+    response = client.post(url, {"record": record_id}, format="json")
+    assert response.status_code == 422, response.json()
+    assert response.json()["code"] == "simulated_record"
+    assert not SeasonEntry.objects.filter(record=record).exists()
+    standings = client.get(f"/api/seasons/{world.season.pk}/standings/").json()
+    assert standings["games"] == 0 and standings["rows"] == []
+    # The members at the bots' seats are still people (they have accounts).
+    kinds = set(Player.objects.filter(name__in=names).values_list("kind", flat=True))
+    assert kinds == {Player.Kind.PERSON}
 
 
 def test_result_correction_inside_and_outside_the_window(

@@ -7,19 +7,26 @@ import io
 import pytest
 from django.core.management import call_command
 
-from replays.models import Record
+from replays.models import Player, Record
 
 pytestmark = pytest.mark.django_db
 
 
-def test_simulate_marks_records_and_demo_data_does_not():
+def test_simulate_marks_records_and_their_players_as_bots():
     call_command("simulate", "secret_santa", games=2, seed=5, stdout=io.StringIO())
     assert Record.objects.count() == 2
     assert all(r.simulated and r.meta["simulated"] is True for r in Record.objects.all())
+    players = Player.objects.filter(seats__record__game="secret_santa").distinct()
+    assert players and all(p.kind == Player.Kind.BOT and p.name.startswith("bot-") for p in players)
+
+
+def test_demo_data_is_marked_demo_and_simulated():
     call_command("simulate", "gift_swap", games=1, seed=5, demo=True, stdout=io.StringIO())
     demo = Record.objects.get(game="gift_swap")
-    assert demo.simulated is False
-    assert "simulated" not in demo.meta
+    assert demo.simulated is True
+    assert demo.meta["simulated"] is True
+    assert demo.meta["source"] == "demo data"
+    assert {seat.player.kind for seat in demo.seats.all()} == {Player.Kind.BOT}
     # Demo play stands in for a club's history: it has a date in the past.
     assert demo.played_at is not None
     assert demo.played_at < demo.created_at

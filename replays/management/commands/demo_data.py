@@ -1,4 +1,9 @@
-"""manage.py demo_data: bot games for every game, once (skipped if records exist)."""
+"""manage.py demo_data: bot games for every game, once (skipped if records exist).
+
+The demo data is simulated bot play (``meta.simulated``, ``meta.source`` "demo data",
+players ``bot-ana``, ``bot-ben``... of kind bot): the dashboards show it under
+"simulated", the lists mark it, and no rating, leaderboard or standing counts it.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +16,9 @@ from replays.models import Record
 
 class Command(BaseCommand):
     help = (
-        "Store bot games of every game that has no records yet, as demo play (not marked "
-        "simulated), so the pages, leaderboards and ratings have data."
+        "Store bot games of every game that has no records yet, as the demo data: marked "
+        "simulated, so the dashboards and the replay viewer have something to show while "
+        "ratings and leaderboards wait for games people play."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

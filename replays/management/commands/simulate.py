@@ -21,7 +21,10 @@ def progress_line(done: int, total: int, started: float, width: int = 30) -> str
 
 
 class Command(BaseCommand):
-    help = "Let bots play games and store them as records, exactly as uploads are stored."
+    help = (
+        "Let bots play games and store them as records, exactly as uploads are stored, "
+        "marked simulated (bot play)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", help=f"engine slug: {', '.join(engine_slugs())}")
@@ -44,8 +47,9 @@ class Command(BaseCommand):
             "--demo",
             action="store_true",
             help=(
-                "store the games as demo play, not marked simulated, so leaderboards and "
-                "real-play statistics show them (what demo_data does)"
+                'store the games as the demo data (meta.source "demo data"), played over '
+                "the last 120 days; like every simulation they are simulated bot play, so "
+                "no rating, leaderboard or real-play figure counts them (what demo_data does)"
             ),
         )
 
@@ -91,7 +95,7 @@ class Command(BaseCommand):
                     seed=seed,
                     bots=bots,
                     options=variant,
-                    simulated=not demo,
+                    demo=demo,
                 ),
                 start=1,
             ):
