@@ -184,7 +184,7 @@ FILTER_LABELS = {
 }
 PLAY_CHOICES = (
     (selectors.PLAY_REAL, "people's games"),
-    (selectors.PLAY_ALL, "people's and simulated"),
+    (selectors.PLAY_ALL, "all games"),
     (selectors.PLAY_SIMULATED, "simulated only"),
 )
 

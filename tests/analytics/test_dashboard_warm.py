@@ -23,7 +23,7 @@ def test_first_visit_after_an_ingest_reads_the_warmed_page(client, make_document
     monkeypatch.setattr(dashboard, "_statistics_compute", _refuse_compute)
     page = client.get("/games/secret_santa/")
     assert page.status_code == 200
-    assert b"2 games recorded" in page.content
+    assert b"2 real games recorded" in page.content
     for name in documents[1]["players"]:
         assert f"<td>{name}</td>".encode() in page.content
 
@@ -31,12 +31,12 @@ def test_first_visit_after_an_ingest_reads_the_warmed_page(client, make_document
 def test_a_new_record_is_never_hidden_by_the_cached_page(client, make_document, monkeypatch):
     cache.clear()
     record_submit(document=make_document(seed=53))
-    assert b"1 game recorded" in client.get("/games/secret_santa/").content
+    assert b"1 real game recorded" in client.get("/games/secret_santa/").content
     # Without the warm-up, the visit must notice the new snapshot version itself.
     monkeypatch.setattr(dashboard, "dashboard_warm", lambda *, game: None)
     monkeypatch.setattr("analytics.services.dashboard_warm", lambda *, game: None)
     record_submit(document=make_document(seed=54))
-    assert b"2 games recorded" in client.get("/games/secret_santa/").content
+    assert b"2 real games recorded" in client.get("/games/secret_santa/").content
 
 
 def test_one_cache_entry_per_page_however_many_records(make_document):

@@ -28,7 +28,7 @@ def test_dashboard_shows_a_plotly_chart_of_stored_scores(client, make_document):
     # The box's CSV row holds the lowest and highest final score of the games.
     assert '"min", "q1", "median", "q3", "max"' in html
     assert f", {scores[0]}.0, " in html or f", {scores[0]}, " in html
-    assert "3 games recorded" in html
+    assert "3 real games recorded" in html
     for name in documents[0]["players"]:
         assert f"<td>{name}</td>" in html
     assert "cdn.plot.ly" not in html

@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _store(options, seed, names):
-    document = simulated_document(
-        "gift_trap", num_players=3, rng=random.Random(seed), options=options
+    document = simulated_document(  # people's games: the players tables are of real play
+        "gift_trap", num_players=3, rng=random.Random(seed), options=options, simulated=False
     )
     document["players"] = names
     record, _ = record_submit(document=document)

@@ -214,7 +214,8 @@ def test_a_live_game_against_bots_never_counts_in_a_season(world):
     assert response.json()["code"] == "simulated_record"
     assert not SeasonEntry.objects.filter(record=record).exists()
     standings = client.get(f"/api/seasons/{world.season.pk}/standings/").json()
-    assert standings["games"] == 0 and standings["rows"] == []
+    assert standings["games"] == 0
+    assert standings["rows"] == []
     # The members at the bots' seats are still people (they have accounts).
     kinds = set(Player.objects.filter(name__in=names).values_list("kind", flat=True))
     assert kinds == {Player.Kind.PERSON}

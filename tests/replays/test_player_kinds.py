@@ -77,7 +77,8 @@ def test_a_persons_name_at_a_bots_seat_stays_a_person(make_document):
     again = make_document(seed=3, players=3)
     again["players"] = document["players"]
     record, created = record_submit(document=again, bot_seats=[1, 2])  # played on with bots
-    assert created and record.simulated
+    assert created
+    assert record.simulated
     kinds = set(Player.objects.filter(name__in=document["players"]).values_list("kind", flat=True))
     assert kinds == {"person"}
 
@@ -89,7 +90,8 @@ def test_any_game_a_bot_sits_in_is_bot_play(api, make_document):
     response = api.post("/api/records/", document, format="json")
     assert response.status_code == 201, response.json()
     record = Record.objects.get(pk=response.json()["id"])
-    assert record.simulated is True and record.meta["simulated"] is True
+    assert record.simulated is True
+    assert record.meta["simulated"] is True
 
 
 def test_a_bulk_import_naming_a_bot_stores_bot_play(api, make_document):
@@ -108,7 +110,7 @@ def test_making_a_player_a_bot_makes_their_games_bot_play(make_document):
     from replays.services import player_kind_set  # new with the kinds: fails alone on main
 
     first, _ = record_submit(document=make_document(seed=7, players=3))
-    second, _ = record_submit(document=make_document(seed=8, players=3))
+    _second, _ = record_submit(document=make_document(seed=8, players=3))
     name = first.seats.get(seat=0).player.name
     player = Player.objects.get(name=name)
     before = Announcement.objects.count()

@@ -71,7 +71,7 @@ def test_records_page_filters_and_keeps_the_form(client, make_document):
     assert f'href="/records/{swap.pk}/"' in html
     assert f'href="/records/{santa.pk}/"' not in html
     assert '<option value="gift_swap" selected>Gift Swap</option>' in html
-    assert 'href="/api/records/export/?game=Gift+Swap"' in html
+    assert 'href="/api/records/export/?game=Gift+Swap&amp;play=real"' in html
     assert "Export these as NDJSON" in html
 
 

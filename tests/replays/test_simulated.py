@@ -17,7 +17,8 @@ def test_simulate_marks_records_and_their_players_as_bots():
     assert Record.objects.count() == 2
     assert all(r.simulated and r.meta["simulated"] is True for r in Record.objects.all())
     players = Player.objects.filter(seats__record__game="secret_santa").distinct()
-    assert players and all(p.kind == Player.Kind.BOT and p.name.startswith("bot-") for p in players)
+    assert players
+    assert all(p.kind == Player.Kind.BOT and p.name.startswith("bot-") for p in players)
 
 
 def test_demo_data_is_marked_demo_and_simulated():
