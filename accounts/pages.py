@@ -7,6 +7,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
@@ -15,11 +16,29 @@ from accounts.models import SiteSettings
 from core.errors import ServiceError
 
 
+def next_path(request: HttpRequest) -> str:
+    """The ``next`` address the visitor came with (a form field or the query), if it is a
+    path on this site; else "". Another site's address, ``//host`` and ``javascript:`` are
+    refused, so a link cannot send someone off-site after they sign up or log in."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if (
+        wanted.startswith("/")
+        and not wanted.startswith("//")
+        and url_has_allowed_host_and_scheme(
+            wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+    ):
+        return wanted
+    return ""
+
+
 def signup_page(request: HttpRequest) -> HttpResponse:
+    """Sign up, then go on to ``next`` (an invitation link, say) or the home page."""
+    after = next_path(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(after or "home")
     if not SiteSettings.current().signup_open:
-        return render(request, "accounts/signup_closed.html", status=403)
+        return render(request, "accounts/signup_closed.html", {"next": after}, status=403)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -29,11 +48,11 @@ def signup_page(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password1"],
             )
         except ServiceError:  # closed between the form and the write
-            return render(request, "accounts/signup_closed.html", status=403)
+            return render(request, "accounts/signup_closed.html", {"next": after}, status=403)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}: your account is ready.")
-        return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(after or "home")
+    return render(request, "accounts/signup.html", {"form": form, "next": after})
 
 
 @login_required

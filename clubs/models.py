@@ -6,6 +6,9 @@ players, and ``replays`` never imports it.
 
 from __future__ import annotations
 
+import hashlib
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 
@@ -59,6 +62,14 @@ class Invitation(models.Model):
 
     PREFIX_LENGTH = 8
 
+    class Status(models.TextChoices):
+        """Where a link stands: only a pending one lets someone new join."""
+
+        PENDING = "pending"
+        USED = "used"  # as many people joined as ``max_uses`` allows
+        REVOKED = "revoked"
+        EXPIRED = "expired"
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     key_hash = models.CharField(max_length=64, unique=True)
     prefix = models.CharField(max_length=PREFIX_LENGTH)
@@ -79,6 +90,21 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} invitation {self.prefix}…"
+
+    @staticmethod
+    def hash_of(key: str) -> str:
+        """What is stored of a link's key: its SHA-256, in hex."""
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    def status_at(self, now: datetime) -> Invitation.Status:
+        """Revoked first (an admin's act), then used up, then expired; else pending."""
+        if self.revoked_at is not None:
+            return self.Status.REVOKED
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return self.Status.USED
+        if self.expires_at is not None and self.expires_at <= now:
+            return self.Status.EXPIRED
+        return self.Status.PENDING
 
 
 class League(models.Model):

@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import charts, selectors, services
@@ -32,13 +33,28 @@ from clubs.forms import (
     VoidForm,
     add_service_error,
 )
-from clubs.models import Club, League, Season, SeasonEntry
+from clubs.models import Club, Invitation, League, Membership, Season, SeasonEntry
 from core.errors import Forbidden, NotFound, ServiceError
 from core.games import game_name, variant_words
 from replays.models import Player
 from replays.selectors import RecordRow, record_row
 
 RECENT_GAMES = 20
+
+ROLE_WORDS = {
+    "member": (
+        "As a member you record the games you play in its leagues, and you appear in "
+        "their standings."
+    ),
+    "admin": (
+        "As an admin you play like any member, and also invite people, create leagues and "
+        "seasons, and void games entered by mistake."
+    ),
+    "owner": (
+        "As an owner you run the club: everything an admin does, and deciding who is an admin."
+    ),
+}
+ROLE_NAMES = {"member": "a member", "admin": "an admin", "owner": "an owner"}
 
 
 def _found(lookup: Any, **kwargs: Any) -> Any:
@@ -180,15 +196,103 @@ def _club_context(request: HttpRequest, club: Club, **forms: Any) -> dict[str, A
         "leagues": leagues,
         "games": _game_rows(selectors.club_recent_entries(club=club), with_league=True),
     }
+    today = timezone.localdate()
+    for item in leagues:
+        season = item["season"]
+        item["season_over"] = season is not None and season.ends_on < today
     if is_admin:
+        assert membership is not None
         league_list = [item["league"] for item in leagues]
+        wanted = request.GET.get("league", "")
+        chosen = wanted if any(league.slug == wanted for league in league_list) else None
         context["invitation_form"] = forms.get("invitation_form") or InvitationForm()
         context["league_form"] = forms.get("league_form") or LeagueCreateForm()
         context["season_form"] = forms.get("season_form") or SeasonCreateForm(
-            leagues=league_list, initial={"starts_on": timezone.localdate()}
+            leagues=league_list, initial={"starts_on": today, "league": chosen}
         )
+        context["invitations"] = _invitation_rows(club, membership)
+        context["next_steps"] = _next_steps(leagues, members, context)
     context.update({k: v for k, v in forms.items() if not k.endswith("_form")})
     return context
+
+
+INVITATIONS_SHOWN = 50
+STATUS_WORDS = {
+    Invitation.Status.PENDING: "pending",
+    Invitation.Status.USED: "used",
+    Invitation.Status.REVOKED: "revoked",
+    Invitation.Status.EXPIRED: "expired",
+}
+
+
+def _invitation_rows(club: Club, membership: Membership) -> list[dict[str, Any]]:
+    """The newest join links, each with its status, its maker and whether this admin may
+    revoke it (a pending link; one for admins or owners only by an owner)."""
+    now = timezone.now()
+    rows = []
+    for invitation in selectors.club_invitations(club=club)[:INVITATIONS_SHOWN]:
+        status = invitation.status_at(now)
+        rows.append(
+            {
+                "invitation": invitation,
+                "status": STATUS_WORDS[status],
+                "by": _person(invitation.created_by)[0] if invitation.created_by else "",
+                "role": ROLE_NAMES.get(invitation.role, "a member"),
+                "can_revoke": status == Invitation.Status.PENDING
+                and (invitation.role == Membership.Role.MEMBER or membership.role == "owner"),
+            }
+        )
+    return rows
+
+
+def _next_steps(
+    leagues: list[dict[str, Any]], members: list[dict[str, Any]], context: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """An organiser's set-up, in order: a league, a season for it, people, a first game.
+
+    Shown while something is left to do, each step saying what it is for and linking to
+    the form that does it.
+    """
+    without_season = next((item["league"] for item in leagues if item["season"] is None), None)
+    steps = [
+        {
+            "done": bool(leagues),
+            "title": "Create a league",
+            "why": "A league is one game with its scoring: points per place, ties, ranking.",
+            "href": "#create-league",
+            "action": "Create a league",
+        },
+        {
+            "done": bool(leagues) and without_season is None,
+            "title": "Give it a season",
+            "why": "A season holds the games played between two dates and has its standings.",
+            "href": (
+                f"?league={without_season.slug}#create-season"
+                if without_season is not None
+                else "#create-season"
+            ),
+            "action": "Create a season",
+        },
+        {
+            "done": len(members) > 1 or bool(context.get("invitations")),
+            "title": "Invite the people you play with",
+            "why": "Make a link and send it; they join (or sign up and join) from it.",
+            "href": "#invite",
+            "action": "Invite people",
+        },
+        {
+            "done": bool(context["games"]),
+            "title": "Record a game",
+            "why": "Each league with a season has “Record a table game” for its members.",
+            "href": "#leagues",
+            "action": "See the leagues",
+        },
+    ]
+    if all(step["done"] for step in steps[:3]):
+        return []
+    todo = next(step for step in steps if not step["done"])
+    todo["first"] = True
+    return steps
 
 
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -487,15 +591,106 @@ def player_page(request: HttpRequest, handle: str) -> HttpResponse:
     )
 
 
-@login_required
+# --- invitations -----------------------------------------------------------------
+
+JOIN_INTENT = "club_join_intent"  # session: hashes of links this browser asked to join with
+
+
+def _intent(request: HttpRequest) -> list[str]:
+    return list(request.session.get(JOIN_INTENT, []))
+
+
+def _intent_set(request: HttpRequest, invitation: Invitation, *, wanted: bool) -> None:
+    hashes = [h for h in _intent(request) if h != invitation.key_hash]
+    if wanted:
+        hashes.append(invitation.key_hash)
+    if hashes:
+        request.session[JOIN_INTENT] = hashes[-5:]
+    else:
+        request.session.pop(JOIN_INTENT, None)
+
+
+def _joined(request: HttpRequest, membership: Membership, invitation: Invitation) -> HttpResponse:
+    _intent_set(request, invitation, wanted=False)
+    club = membership.club
+    role = ROLE_NAMES.get(membership.role, "a member")
+    messages.success(
+        request,
+        f"Welcome to {club.name}: you are {role} now. Record a game from one of its leagues, "
+        "or follow its standings.",
+    )
+    return redirect("club-page", slug=club.slug)
+
+
 @require_http_methods(["GET", "POST"])
 def club_join_page(request: HttpRequest, key: str) -> HttpResponse:
-    """GET asks to confirm (a link preview must not join anyone); POST joins."""
-    if request.method == "POST":
+    """The page an invitation link opens: which club, who invited, and as what.
+
+    A GET never joins by itself (a link preview must not), except to finish a join this
+    browser asked for with a POST before it had an account or was logged in: the POST of
+    a visitor without an account is remembered in the session and sends them to sign up
+    (or log in) with ``next`` back here, so they arrive a member, on the club's page.
+    A link that was revoked, is used up or has expired says so, and what to do.
+    """
+    invitation = selectors.invitation_by_key(key=key)
+    if invitation is None:
+        error: ServiceError = NotFound("invitation_not_found", services.INVITATION_NOT_FOUND)
+        return render(request, "clubs/join.html", {"error": error}, status=error.status)
+    club = invitation.club
+    user = request.user
+    membership = selectors.membership_of(club=club, user=user)
+    if membership is not None:
+        _intent_set(request, invitation, wanted=False)
+        messages.info(request, f"You are already a member of {club.name}.")
+        return redirect("club-page", slug=club.slug)
+    inviter = _person(invitation.created_by)[0] if invitation.created_by else ""
+    context: dict[str, Any] = {
+        "club": club,
+        "invitation": invitation,
+        "inviter": inviter,
+        "role_name": ROLE_NAMES.get(invitation.role, "a member"),
+        "role_words": ROLE_WORDS.get(invitation.role, ""),
+    }
+    refusal = services.invitation_refusal(invitation)
+    if refusal is not None:
+        _intent_set(request, invitation, wanted=False)
+        return render(
+            request, "clubs/join.html", {**context, "error": refusal}, status=refusal.status
+        )
+    wanted = invitation.key_hash in _intent(request)
+    if request.method == "POST" and not user.is_authenticated:
+        _intent_set(request, invitation, wanted=True)
+        target = "login" if request.POST.get("account") == "existing" else "signup"
+        return redirect(f"{reverse(target)}?{urlencode({'next': request.path})}")
+    if request.method == "POST" or (wanted and user.is_authenticated):
         try:
-            membership = services.club_join(key=key, user=request.user)
+            membership = services.club_join(key=key, user=user)
         except ServiceError as exc:
-            return render(request, "clubs/join.html", {"error": exc.message}, status=exc.status)
-        messages.success(request, f"You are a member of {membership.club.name}.")
-        return redirect("home")
-    return render(request, "clubs/join.html", {"key": key})
+            _intent_set(request, invitation, wanted=False)
+            return render(request, "clubs/join.html", {**context, "error": exc}, status=exc.status)
+        return _joined(request, membership, invitation)
+    return render(request, "clubs/join.html", context)
+
+
+@login_required
+@require_POST
+def invitation_revoke_page(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
+    """Withdraw a pending link (admins; owners for admin invitations); audited."""
+    club = _found(selectors.club_get, slug=slug)
+    try:
+        invitation = services.invitation_revoke(
+            club=club, user=request.user, invitation_id=invitation_id
+        )
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    except ServiceError as exc:
+        if exc.status == 403:
+            return _refused(request, exc)
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            f"The invitation link starting “{invitation.prefix}” is revoked: nobody can join "
+            "with it any more.",
+        )
+    return redirect(f"{reverse('club-page', args=[club.slug])}#invitations")

@@ -26,7 +26,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from clubs.models import AuditLog, Club, League, Membership, Season, SeasonEntry
+from clubs.models import AuditLog, Club, Invitation, League, Membership, Season, SeasonEntry
 from core.errors import NotFound
 from replays.models import Player, Record, Seat
 
@@ -61,6 +61,29 @@ def club_detail(*, slug: str) -> dict[str, Any]:
         "members": list(club_members(club=club)),
         "leagues": list(club_leagues(club=club)),
     }
+
+
+def club_invitations(*, club: Club) -> QuerySet[Invitation]:
+    """A club's join links, newest first, with who made each (and that person's players).
+
+    Only admins may see them: the caller checks (``services.require_admin``).
+    """
+    return (
+        Invitation.objects.filter(club=club)
+        .select_related("created_by")
+        .prefetch_related("created_by__players")
+        .order_by("-created_at", "-id")
+    )
+
+
+def invitation_by_key(*, key: str) -> Invitation | None:
+    """The invitation a join link's key opens, with its club and its maker, or None."""
+    return (
+        Invitation.objects.select_related("club", "created_by")
+        .prefetch_related("created_by__players")
+        .filter(key_hash=Invitation.hash_of(key))
+        .first()
+    )
 
 
 def user_clubs(*, user: AbstractBaseUser) -> QuerySet[Membership]:

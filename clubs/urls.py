@@ -20,6 +20,11 @@ api_urlpatterns = [
         api.InvitationCreateView.as_view(),
         name="club-invitations",
     ),
+    path(
+        "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        api.InvitationRevokeView.as_view(),
+        name="club-invitation-revoke",
+    ),
     path("leagues/", api.LeagueListView.as_view(), name="league-list"),
     path("leagues/<int:league_id>/", api.LeagueDetailView.as_view(), name="league-detail"),
     path(
@@ -60,6 +65,11 @@ page_urlpatterns += [
     path("clubs/<slug:slug>/", pages.club_page, name="club-page"),
     path("clubs/<slug:slug>/leave/", pages.club_leave_page, name="club-leave"),
     path("clubs/<slug:slug>/invite/", pages.invitation_create_page, name="club-invite"),
+    path(
+        "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        pages.invitation_revoke_page,
+        name="club-invite-revoke",
+    ),
     path("clubs/<slug:slug>/leagues/new/", pages.league_create_page, name="league-create"),
     path("clubs/<slug:slug>/seasons/new/", pages.season_create_page, name="season-create"),
     path("clubs/<slug:slug>/leagues/<slug:league_slug>/", pages.league_page, name="league-page"),

@@ -124,6 +124,42 @@ class InvitationCreatedSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class InvitationSerializer(serializers.ModelSerializer):
+    """A join link as its club's admins see it: never its key (only its hash is stored)."""
+
+    status = serializers.SerializerMethodField(
+        help_text="pending (people may join), used (max_uses reached), revoked or expired."
+    )
+    created_by = serializers.SerializerMethodField(help_text="The username of its maker.")
+
+    class Meta:
+        model = Invitation
+        fields = [
+            "id",
+            "prefix",
+            "role",
+            "status",
+            "created_by",
+            "created_at",
+            "expires_at",
+            "max_uses",
+            "uses",
+            "revoked_at",
+        ]
+        read_only_fields = fields
+
+    def get_status(self, invitation: Invitation) -> str:
+        return str(invitation.status_at(self.context["now"]).value)
+
+    def get_created_by(self, invitation: Invitation) -> str | None:
+        user = invitation.created_by
+        return user.get_username() if user is not None else None
+
+
+class InvitationRevokeSerializer(serializers.Serializer):
+    reason = StrictCharField(required=False, default="", allow_blank=True, max_length=500)
+
+
 class JoinSerializer(serializers.Serializer):
     key = StrictCharField()
 

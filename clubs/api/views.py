@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,6 +26,8 @@ from clubs.api.serializers import (
     EntrySerializer,
     InvitationCreatedSerializer,
     InvitationCreateSerializer,
+    InvitationRevokeSerializer,
+    InvitationSerializer,
     JoinedSerializer,
     JoinSerializer,
     LeagueCreateSerializer,
@@ -38,6 +42,7 @@ from clubs.api.serializers import (
     VoidSerializer,
 )
 from clubs.models import Membership
+from core.api.permissions import request_user
 from core.api.serializers import ErrorSerializer
 from replays.api.schemas import giftlog_request
 
@@ -182,6 +187,23 @@ class ClubMemberView(_Base):
 
 class InvitationCreateView(_Base):
     @extend_schema(
+        summary="A club's join links with their status (club admins)",
+        description=(
+            "Newest first; each with `status` (pending, used, revoked, expired) and who made "
+            "it. Keys are never shown again: `prefix` tells links apart."
+        ),
+        responses={200: InvitationSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        if request_user(request) is None:
+            raise NotAuthenticated()
+        club = selectors.club_get(slug=slug)
+        services.require_admin(club=club, user=request.user)
+        invitations = selectors.club_invitations(club=club)
+        context = {"now": timezone.now()}
+        return Response(InvitationSerializer(invitations, many=True, context=context).data)
+
+    @extend_schema(
         summary="Make a join link (club admins)",
         description="The answer holds the key and link: the only time they are shown.",
         request=InvitationCreateSerializer,
@@ -195,6 +217,26 @@ class InvitationCreateView(_Base):
         invitation.key, invitation.url = key, url  # shown once, never stored
         body = InvitationCreatedSerializer(invitation).data
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+class InvitationRevokeView(_Base):
+    @extend_schema(
+        summary="Revoke a pending join link (club admins; owners for admin invitations)",
+        description=(
+            "Nobody else can join with it; recorded in the club's audit log. Revoking a "
+            "revoked link changes nothing; a used-up or expired one is `409 invitation_inactive`."
+        ),
+        request=InvitationRevokeSerializer,
+        responses={200: InvitationSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str, invitation_id: int) -> Response:
+        data = _valid(InvitationRevokeSerializer, request)
+        club = selectors.club_get(slug=slug)
+        invitation = services.invitation_revoke(
+            club=club, user=request.user, invitation_id=invitation_id, reason=data["reason"]
+        )
+        context = {"now": timezone.now()}
+        return Response(InvitationSerializer(invitation, context=context).data)
 
 
 class ClubJoinView(_Base):

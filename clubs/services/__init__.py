@@ -9,12 +9,15 @@ nothing. One module per subject: ``access`` (who may do what, the audit log),
 from here.
 """
 
-from clubs.services.access import member_player
+from clubs.services.access import member_player, require_admin
 from clubs.services.clubs import (
+    INVITATION_NOT_FOUND,
     club_create,
     club_join,
     invitation_create,
     invitation_key_hash,
+    invitation_refusal,
+    invitation_revoke,
     membership_remove,
     membership_role_change,
 )
@@ -29,17 +32,21 @@ from clubs.services.entries import (
 from clubs.services.leagues import league_create, season_create
 
 __all__ = [
+    "INVITATION_NOT_FOUND",
     "club_create",
     "club_join",
     "correction_window",
     "invitation_create",
     "invitation_key_hash",
+    "invitation_refusal",
+    "invitation_revoke",
     "league_create",
     "member_player",
     "membership_remove",
     "membership_role_change",
     "record_unvoid",
     "record_void",
+    "require_admin",
     "result_correct",
     "season_create",
     "season_entry_submit",

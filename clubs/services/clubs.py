@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import datetime
 
@@ -19,7 +18,7 @@ from clubs.services.access import (
     require_admin,
     require_member,
 )
-from core.errors import BadRequest, Conflict, Forbidden, NotFound
+from core.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 
 # --- clubs and members ----------------------------------------------------------
 
@@ -51,7 +50,7 @@ def club_create(*, user: AbstractBaseUser, name: str, slug: str, description: st
 
 
 def invitation_key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+    return Invitation.hash_of(key)
 
 
 @transaction.atomic
@@ -80,7 +79,52 @@ def invitation_create(
         expires_at=expires_at,
         max_uses=max_uses,
     )
+    audit(
+        actor=user,
+        action="invitation.create",
+        club=club,
+        target=invitation,
+        after={
+            "prefix": invitation.prefix,
+            "role": role,
+            "expires_at": expires_at.isoformat() if expires_at else None,
+            "max_uses": max_uses,
+        },
+    )
     return invitation, key
+
+
+def invitation_refusal(
+    invitation: Invitation, *, now: datetime | None = None
+) -> ServiceError | None:
+    """Why nobody new may join with ``invitation`` now (an error to raise or show), or None.
+
+    The message says what happened and what to do, for the person holding the link.
+    """
+    status = invitation.status_at(now or timezone.now())
+    club = invitation.club.name
+    ask = f"ask whoever sent it, or an admin of {club}, for a new link."
+    if status == Invitation.Status.REVOKED:
+        return Forbidden(
+            "invitation_revoked", f"This invitation to {club} was withdrawn by an admin: {ask}"
+        )
+    if status == Invitation.Status.USED:
+        return Forbidden(
+            "invitation_used_up",
+            f"This invitation to {club} has already been used as often as it allowed: {ask}",
+        )
+    if status == Invitation.Status.EXPIRED:
+        assert invitation.expires_at is not None
+        expired = timezone.localtime(invitation.expires_at)
+        day = f"{expired.day} {expired:%B %Y}"
+        return Forbidden("invitation_expired", f"This invitation to {club} expired on {day}: {ask}")
+    return None
+
+
+INVITATION_NOT_FOUND = (
+    "This invitation link is not known: check that the whole link was copied, "
+    "or ask whoever sent it for a new one."
+)
 
 
 @transaction.atomic
@@ -93,22 +137,65 @@ def club_join(*, key: str, user: AbstractBaseUser) -> Membership:
         .first()
     )
     if invitation is None:
-        raise NotFound("invitation_not_found", "This invitation link is not known.")
+        raise NotFound("invitation_not_found", INVITATION_NOT_FOUND)
     existing = Membership.objects.filter(club=invitation.club, user=user).first()
     if existing is not None:
         return existing
-    now = timezone.now()
-    if invitation.revoked_at is not None:
-        raise Forbidden("invitation_revoked", "This invitation was revoked.")
-    if invitation.expires_at is not None and invitation.expires_at <= now:
-        raise Forbidden("invitation_expired", "This invitation has expired.")
-    if invitation.max_uses is not None and invitation.uses >= invitation.max_uses:
-        raise Forbidden("invitation_used_up", "This invitation has been used up.")
+    refusal = invitation_refusal(invitation)
+    if refusal is not None:
+        raise refusal
     member_player(user=user)
     membership = Membership.objects.create(club=invitation.club, user=user, role=invitation.role)
     invitation.uses += 1
     invitation.save(update_fields=["uses"])
     return membership
+
+
+@transaction.atomic
+def invitation_revoke(
+    *, club: Club, user: AbstractBaseUser | None, invitation_id: int, reason: str = ""
+) -> Invitation:
+    """Withdraw a pending join link, so nobody else joins with it; audited.
+
+    Admins revoke member invitations; only owners revoke invitations for admins or owners
+    (as only they make them). Revoking a revoked link changes nothing; a link that is used
+    up or expired lets nobody in already (409 ``invitation_inactive``).
+    """
+    membership = require_admin(club=club, user=user)
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("club")
+        .filter(pk=invitation_id, club=club)
+        .first()
+    )
+    if invitation is None:
+        raise NotFound("invitation_not_found", f"{club.name} has no invitation {invitation_id}.")
+    if invitation.role != Role.MEMBER and membership.role != Role.OWNER:
+        raise Forbidden(
+            "not_club_owner", "Only owners may revoke invitations for admins or owners."
+        )
+    status = invitation.status_at(timezone.now())
+    if status == Invitation.Status.REVOKED:
+        return invitation
+    if status != Invitation.Status.PENDING:
+        raise Conflict(
+            "invitation_inactive",
+            f"This invitation is {'used up' if status == Invitation.Status.USED else 'expired'}"
+            " already: nobody can join with it.",
+            status=status.value,
+        )
+    invitation.revoked_at = timezone.now()
+    invitation.save(update_fields=["revoked_at"])
+    audit(
+        actor=user,
+        action="invitation.revoke",
+        club=club,
+        target=invitation,
+        before={"prefix": invitation.prefix, "role": invitation.role, "status": status.value},
+        after={"prefix": invitation.prefix, "role": invitation.role, "status": "revoked"},
+        reason=reason,
+    )
+    return invitation
 
 
 def _member_by_username(*, club: Club, username: str) -> Membership:

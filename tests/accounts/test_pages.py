@@ -110,3 +110,74 @@ def test_tokens_page_makes_shows_once_and_revokes(client, user):
     client.post(f"/accounts/tokens/{token.pk}/revoke/")
     token.refresh_from_db()
     assert token.revoked_at is not None
+
+
+# --- next: where sign-up and login go on to -------------------------------------------------
+
+
+def test_signup_goes_on_to_a_next_path_on_this_site(client):
+    page = client.get("/accounts/signup/?next=/clubs/north-pier/")
+    assert b'name="next" value="/clubs/north-pier/"' in page.content
+    assert b'href="/accounts/login/?next=%2Fclubs%2Fnorth-pier%2F"' in page.content
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "cy",
+            "email": "cy@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": "/clubs/north-pier/",
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/clubs/north-pier/"
+
+
+@pytest.mark.parametrize(
+    "wanted",
+    [
+        "https://evil.example/",
+        "//evil.example/",
+        "/\\evil.example/",
+        "javascript:alert(1)",
+        "http://testserver/records/",  # this site, but not a path: only paths are followed
+        "evil.example",
+    ],
+)
+def test_signup_refuses_a_next_off_this_site(client, wanted):
+    page = client.get("/accounts/signup/", {"next": wanted})
+    assert b'name="next"' not in page.content
+    assert b"evil" not in page.content
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "cy",
+            "email": "cy@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": wanted,
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+
+
+def test_the_login_pages_sign_up_link_keeps_next(client):
+    page = client.get("/accounts/login/?next=/clubs/join/abc/")
+    assert b'href="/accounts/signup/?next=%2Fclubs%2Fjoin%2Fabc%2F"' in page.content
+    off_site = client.get("/accounts/login/?next=https://evil.example/")
+    assert b"evil" not in off_site.content
+    assert b'href="/accounts/signup/">Sign up' in off_site.content
+
+
+def test_a_logged_in_visitor_to_sign_up_goes_on_to_next(client, user):
+    client.force_login(user)
+    assert client.get("/accounts/signup/?next=/clubs/")["Location"] == "/clubs/"
+    assert client.get("/accounts/signup/?next=//evil.example/")["Location"] == "/"
+
+
+def test_signup_closed_offers_login_with_next(client):
+    SiteSettings.objects.update_or_create(pk=1, defaults={"signup_open": False})
+    page = client.get("/accounts/signup/?next=/clubs/join/abc/")
+    assert page.status_code == 403
+    assert b'href="/accounts/login/?next=%2Fclubs%2Fjoin%2Fabc%2F"' in page.content

@@ -181,11 +181,19 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint(
         "api/clubs/<slug:slug>/invitations/",
-        ("POST",),
+        ("GET", "POST"),
         api=True,
         json=lambda w: {"role": "member", "max_uses": 3},
         strings=("role", "expires_at"),
         ints=("max_uses",),
+        empty_body_ok=True,
+    ),
+    Endpoint(
+        "api/clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        ("POST",),
+        api=True,
+        json=lambda w: {"reason": "sent to the wrong group"},
+        strings=("reason",),
         empty_body_ok=True,
     ),
     Endpoint(
@@ -291,7 +299,8 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "clubs/join/<str:key>/",
         ("GET", "POST"),
-        form=lambda w: {},
+        form=lambda w: {"account": "new"},
+        form_texts=("account",),
         extra_path={"key": "nokey"},
     ),
     Endpoint(
@@ -300,7 +309,7 @@ ENDPOINTS: list[Endpoint] = [
         form=lambda w: {"name": "Another", "slug": "another", "description": ""},
         form_texts=("name", "slug"),
     ),
-    Endpoint("clubs/<slug:slug>/"),
+    Endpoint("clubs/<slug:slug>/", query_texts=("league",)),
     Endpoint("clubs/<slug:slug>/leave/", ("POST",), form=None),
     Endpoint(
         "clubs/<slug:slug>/invite/",
@@ -309,6 +318,7 @@ ENDPOINTS: list[Endpoint] = [
         form_ints=("max_uses", "days"),
         form_texts=("role",),
     ),
+    Endpoint("clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", ("POST",), form=None),
     Endpoint(
         "clubs/<slug:slug>/leagues/new/",
         ("POST",),
@@ -364,12 +374,14 @@ ENDPOINTS: list[Endpoint] = [
         "accounts/login/",
         ("GET", "POST"),
         form=lambda w: {"username": "nobody", "password": "wrong"},
-        form_texts=("username", "password"),
+        form_texts=("username", "password", "next"),
+        query_texts=("next",),
     ),
     Endpoint("accounts/logout/", ("POST",), form=None),
     Endpoint(
         "accounts/signup/",
         ("GET",),
+        query_texts=("next",),
     ),
     Endpoint(
         "accounts/password-reset/",
@@ -405,6 +417,7 @@ PATH_VALUES = {
     "league_id": "league_id",
     "season_id": "season_id",
     "entry_id": "entry_id",
+    "invitation_id": "invitation_id",
     "username": "username",
     "token_id": "token_id",
     "handle": "handle",

@@ -108,8 +108,10 @@ def world(settings) -> dict[str, Any]:
     )
     Player.objects.filter(name="Ana").update(user=user)
     club = club_services.club_create(user=user, name="Hostile club", slug="hostile", description="")
-    _, invite_key = club_services.invitation_create(club=club, user=user, role="member")
+    invitation, invite_key = club_services.invitation_create(club=club, user=user, role="member")
     club_services.club_join(key=invite_key, user=other)
+    # Revoked already: revoking it again changes nothing, whatever a request gets through.
+    club_services.invitation_revoke(club=club, user=user, invitation_id=invitation.pk)
     league = club_services.league_create(
         club=club,
         user=user,
@@ -171,6 +173,7 @@ def world(settings) -> dict[str, Any]:
         "league_id": league.pk,
         "season_id": season.pk,
         "entry_id": entry.pk,
+        "invitation_id": invitation.pk,
         "username": "ben",
         "token_id": token.pk,
         "handle": "Ana",
