@@ -279,7 +279,8 @@ def _tell_reshuffle(event: Event, v: Voice, before: View, after: View) -> str:
     size = f" of {cards(count)}" if isinstance(count, int) else ""
     return (
         f"The deck has run out: all of the discard pile but its top card is "
-        f"shuffled into a new deck{size}{turn_over(v, event, before, after)}."
+        f"shuffled into a new deck{size}{turn_over(v, event, before, after)}"
+        f"{ending(v, before, after)}."
     )
 
 
@@ -317,8 +318,8 @@ def _tell_draw(event: Event, v: Voice, before: View, after: View) -> str:
         got = new_cards(before, after, by)
         card = got[0] if len(got) == 1 else None
     if card:
-        nth = "a second card" if second else "a card"
-        return f"{v.does(by, 'draws')} {nth} from the deck: {valued(card)}."
+        verb = "also draws" if second else "draws"
+        return f"{v.does(by, verb)} {valued(card)} from the deck."
     return f"{v.does(by, 'draws')} {'a second card' if second else 'a card'} from the deck."
 
 
@@ -403,7 +404,7 @@ def _tell_answer(event: Event, v: Voice, before: View, after: View) -> str:
     asker, gift = _seat(trade.get("asker")), gift_of(trade.get("gift"))
     to = v.who(asker) if asker is not None else "the asker"
     what = f"one {NAME[gift]} card" if gift else "the card asked for"
-    rest = turn_over(v, event, before, after)
+    rest = f"{turn_over(v, event, before, after)}{ending(v, before, after)}"
     if event.get("yes") is True:
         return f"{v.does(by, 'says')} yes and {v.verb(by, 'hands')} {to} {what}."
     if after and not after.get("trade") and after.get("asked"):
@@ -430,7 +431,7 @@ def _tell_pick(event: Event, v: Voice, before: View, after: View) -> str:
     text = f"{v.does(by, 'picks')} the {nth} of {whose} face-down cards"
     if card:
         text += f": {valued(card)}"
-    return f"{text}{turn_over(v, event, before, after)}."
+    return f"{text}{turn_over(v, event, before, after)}{ending(v, before, after)}."
 
 
 def _tell_pass(event: Event, v: Voice, before: View, after: View) -> str:
