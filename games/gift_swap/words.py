@@ -359,12 +359,15 @@ def _aftermath(v: Voice, before: View, after: View) -> str:
     )
     breakdown = result.get("details", {}).get("breakdown") if isinstance(result, dict) else None
     notes = [_score_note(b) for b in breakdown] if isinstance(breakdown, list) else []
-    rule = "Party Props, plus Nice Gift icons, minus Quirky Gift icons"
-    return f"{text}; {final_scores(v, scores, notes, rule=rule)}"
+    return f"{text}; {final_scores(v, scores, notes)}"
 
 
 def _score_note(part: Any) -> str:
-    """ "Party Props 6, Nice +3, Quirky -1" for one row's score breakdown."""
+    """ "Party Props 6, Nice Gifts +3, Quirky Gifts -1" for one row's score breakdown.
+
+    Quirky Gifts score minus their icons, or plus for the King of Quirky Gifts (three or
+    more of them), which the note then says.
+    """
     if not isinstance(part, dict):
         return ""
     props, nice, quirky = (
@@ -374,9 +377,9 @@ def _score_note(part: Any) -> str:
     )
     if not all(isinstance(x, int) for x in (props, nice, quirky)):
         return ""
-    note = f"Party Props {props}, Nice {signed(nice)}, Quirky {signed(quirky)}"
+    note = f"Party Props {props}, Nice Gifts {signed(nice)}, Quirky Gifts {signed(quirky)}"
     if part.get("king_of_quirky_gifts"):
-        note += ": King of Quirky Gifts, so Quirky icons count as plus"
+        note += " as King of Quirky Gifts"
     return note
 
 

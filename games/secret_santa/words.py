@@ -257,13 +257,14 @@ def _aftermath(
         best = max(totals)
         verb = v.many(seats, "wins", "share the win")
         text += f", and {verb} the game with {points(best)}"
-        notes = [
-            " + ".join(str(r[s]) for r in rounds if isinstance(r, list) and s < len(r))
-            if len(rounds) > 1
-            else ""
-            for s in range(len(totals))
+        per_seat = [
+            [r[s] for r in rounds if isinstance(r, list) and s < len(r)] for s in range(len(totals))
         ]
-        rule = "every round's score added up" if len(rounds) > 1 else ""
+        added_up = len(rounds) > 1 and all(
+            sum(parts) == total for parts, total in zip(per_seat, totals, strict=True)
+        )
+        notes = [" + ".join(map(str, parts)) for parts in per_seat] if added_up else []
+        rule = "every round's score added up" if added_up else ""
         text += f"; {final_scores(v, totals, notes, rule=rule)}"
     return text
 
