@@ -25,8 +25,8 @@ from core.errors import BadRequest, NotFound, ServiceError
 from core.games import game_slug_find, variant_words
 from core.inputs import whole_number
 from games.base import and_list
-from games.voice import points
 from games.registry import UnknownGame, all_engines, get_engine
+from games.voice import points
 from replays import live as live_play
 from replays import rules, selectors
 from replays.api.live_views import seat_token

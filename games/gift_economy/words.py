@@ -18,7 +18,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.base import CHANCE, CardInfo, seat_ref
-from games.voice import Voice, capital, final_scores
 from games.base import and_list as base_and_list
 from games.gift_economy.cards import (
     CARDS,
@@ -34,6 +33,7 @@ from games.gift_economy.cards import (
     SPECIALS,
     SUIT_OF,
 )
+from games.voice import Voice, capital, final_scores
 
 View = Mapping[str, Any]
 Ev = Mapping[str, Any]
@@ -340,7 +340,9 @@ _TELLERS = {
 }
 
 
-def _aftermath(event: Mapping[str, Any], v: Voice, before: View | None, after: View | None) -> list[str]:
+def _aftermath(
+    event: Mapping[str, Any], v: Voice, before: View | None, after: View | None
+) -> list[str]:
     """What else the event set going: a failed deal, choices resolved, a new turn, the end."""
     if before is None or after is None or event.get("do") == "shuffle":
         return []
@@ -541,7 +543,7 @@ def tell_move(event: Mapping[str, Any], seat: int, before: View) -> str:
             return f"Play the {info['name']} on {whom}: {whom} discards a card at random."
         return f"Play the {info['name']}: {info['text'][0].lower()}{info['text'][1:]}"
     if kind == "end_turn":
-        return "End the turn."
+        return "End your turn."
     if kind == "pass_card":
         choose = before.get("choose")
         n = len(before.get("players") or [])

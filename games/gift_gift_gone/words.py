@@ -18,9 +18,8 @@ from collections import Counter
 from typing import Any
 
 from games.base import CardInfo, Event, and_list, ordinal, seat_ref
-from games.gift_gift_gone.cards import HAND_SIZE
+from games.gift_gift_gone.cards import COPIES, GIFT_OF, GIFTS, HAND_SIZE, NAME, VALUE, card_id
 from games.voice import Voice, capital, final_scores, minus
-from games.gift_gift_gone.cards import COPIES, GIFT_OF, GIFTS, NAME, VALUE, card_id
 
 JSON = Any
 View = dict[str, JSON] | None
@@ -182,7 +181,8 @@ def ending(v: Voice, before: View, after: View) -> str:
         target = after.get("target")
         goal = f" (the target is {target})" if isinstance(target, int) else ""
         total = f" to {_points(reached)} on the table{goal}" if reached is not None else ""
-        head = f", and the game ends: that takes {v.who(winner)}{total}, so {v.does(winner, 'wins')}"
+        wins = v.does(winner, "wins")
+        head = f", and the game ends: that takes {v.who(winner)}{total}, so {wins}"
     else:
         head = (
             ", and the game ends: a full round has passed with no claim or swap since the "
@@ -238,10 +238,7 @@ def turn_over(v: Voice, event: Event, before: View, after: View) -> str:
     text = "" if kind == "pass" else f"; that ends {v.whose(ended)} turn"
     if refill > 0:
         got = new_cards(before, after, ended)
-        if len(got) == refill:
-            drawn = and_list(valued(c) for c in got)
-        else:
-            drawn = cards(refill)
+        drawn = and_list(valued(c) for c in got) if len(got) == refill else cards(refill)
         joint = " and" if kind == "pass" else ", and"
         hand = f"{v.their(ended)} hand to {NUMBER.get(HAND_SIZE, str(HAND_SIZE))}"
         if kind == "pass":

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import CardInfo, Event, and_list, seat_ref
-from games.voice import Voice, capital, final_scores, points, signed
 from games.base import ordinal as base_ordinal
 from games.gift_swap.cards import CARDS, GREEN, NEON, POLAROID, RED, REGIFT, REWRAP, TRADE
 from games.gift_swap.state import ASIDE
+from games.voice import Voice, capital, final_scores, points, signed
 
 JSON = Any
 View = dict[str, JSON] | None

@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import CardInfo, Event, seat_ref
-from games.voice import Voice, capital, final_scores, signed
 from games.base import and_list as _and
 from games.gift_trap.cards import (
     CARD_PACK,
@@ -28,6 +27,7 @@ from games.gift_trap.cards import (
     TOKENS,
     gift_name,
 )
+from games.voice import Voice, capital, final_scores, signed
 
 TOKEN_WORDS: dict[str, str] = {"great": "GREAT", "good": "GOOD", "ok": "OK", "no_way": "NO WAY"}
 PACK_ICONS: dict[str, str] = {"yellow": "🎈", "red": "🎀", "blue": "💎", "black": "👑"}

@@ -21,7 +21,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
 from games.base import CardInfo, and_list, ordinal, seat_ref
-from games.voice import Voice, capital, final_scores
 from games.secret_santa.cards import (
     CHOC,
     COLOUR,
@@ -35,6 +34,7 @@ from games.secret_santa.cards import (
     TEAPOT,
 )
 from games.secret_santa.state import GUEST
+from games.voice import Voice, capital, final_scores
 
 GUEST_NAME = "the Unexpected guest"
 

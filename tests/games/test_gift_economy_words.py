@@ -146,7 +146,9 @@ def test_counter_decline_and_the_call_to_accept():
     decline = {"by": 2, "do": "decline"}
     text, _after = told(state, decline, 0)
     assert text == "{p2} declines to counter; you may now accept one counter."
-    assert told(state, decline, 1)[0] == "{p2} declines to counter; {p0} may now accept one counter."
+    assert told(state, decline, 1)[0] == (
+        "{p2} declines to counter; {p0} may now accept one counter."
+    )
     assert E.label(decline, 2, state) == "Decline: make no counter."
     labels = [E.label(e, 2, state) for e in E.legal_events(state, 2)]
     assert labels[-1] == "Decline: make no counter."
@@ -362,7 +364,7 @@ def test_queen_of_spades_labels_each_target_and_tells_the_random_card():
         "Play the Queen of spades on yourself: discard a card at random.",
         "Play the Queen of spades on {p1}: {p1} discards a card at random.",
         "Play the Queen of spades on {p2}: {p2} discards a card at random.",
-        "End the turn.",
+        "End your turn.",
     ]
     event = {"by": 0, "do": "play_special", "card": "ge-queen-spades", "target": 2}
     text, state = told(state, event, 1)
@@ -382,7 +384,7 @@ def test_queen_of_spades_labels_each_target_and_tells_the_random_card():
 def test_end_turn_and_the_empty_deck():
     state = play(trade_start(), {"by": 0, "do": "skip_trade"})
     event = {"by": 0, "do": "end_turn"}
-    assert E.label(event, 0, state) == "End the turn."
+    assert E.label(event, 0, state) == "End your turn."
     after = E.apply(state, event)
     drawn = new_cards(state, after, 1)
     assert E.describe(event, 2, before=state, after=after) == (

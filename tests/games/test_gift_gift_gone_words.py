@@ -156,7 +156,9 @@ def test_a_whole_trade_told_to_asker_partner_and_the_others():
     laid = "{p0} shuffles their other 5 cards and lays them face down for {p2} to pick one."
     text = told(MIX, s, seats)
     assert text[0] == "You shuffle your other 5 cards and lay them face down for {p2} to pick one."
-    assert text[2] == "{p0} shuffles their other 5 cards and lays them face down for you to pick one."
+    assert text[2] == (
+        "{p0} shuffles their other 5 cards and lays them face down for you to pick one."
+    )
     assert {text[None], text[1], text[3]} == {laid}
     assert E.describe(MIX, 3) == (
         "{p0} shuffles their other 5 cards and lays them face down to be picked from."

@@ -270,8 +270,12 @@ def test_rewrap_names_the_card_turned_down(rewrap_step):
 
 def test_trade_names_both_face_up_cards(trade_step):
     words = told(trade_step, ev(1, "trade", row=2, card=3))
-    assert words.pop(1) == "You trade Nice Gift 6 for {p2}'s 4th card (Quirky Gift 4), both face up."
-    assert words.pop(2) == "{p1} trades Nice Gift 6 for your 4th card (Quirky Gift 4), both face up."
+    assert words.pop(1) == (
+        "You trade Nice Gift 6 for {p2}'s 4th card (Quirky Gift 4), both face up."
+    )
+    assert words.pop(2) == (
+        "{p1} trades Nice Gift 6 for your 4th card (Quirky Gift 4), both face up."
+    )
     assert set(words.values()) == {
         "{p1} trades Nice Gift 6 for {p2}'s 4th card (Quirky Gift 4), both face up."
     }

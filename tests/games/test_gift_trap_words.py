@@ -237,7 +237,9 @@ def test_gifttrap_is_shouted_for_all():
         "{p2} shouts GiftTRAP and blocks gift 1 (Rubber duck) for the rest of the round."
     )
     assert words[None] == words[1] == words[0]
-    assert words[2] == "You shout GiftTRAP and block gift 1 (Rubber duck) for the rest of the round."
+    assert words[2] == (
+        "You shout GiftTRAP and block gift 1 (Rubber duck) for the rest of the round."
+    )
     assert E.label(event, 2, s) == "Play GiftTRAP on gift 1 (Rubber duck)."
 
 
@@ -270,7 +272,9 @@ def test_a_marker_at_the_end_of_its_track_is_told_in_words():
     assert move_words("GET", "Jo", "good", 0, False) == (
         "GET 0 for Jo (already at the end of the track)"
     )
-    assert move_words("GIVE", "Jo", "no_way", 0, False) == "GIVE 0 for Jo (already at GO, the start)"
+    assert move_words("GIVE", "Jo", "no_way", 0, False) == (
+        "GIVE 0 for Jo (already at GO, the start)"
+    )
 
 
 # -- labels ----------------------------------------------------------------------------------

@@ -89,7 +89,9 @@ def test_the_last_sentence_tells_the_results_scores(slug, n, seed, variant):
         for said in re.finditer(r"\b(?:win|wins|share the win) with (-?\d+) points?\b", text):
             assert int(said.group(1)) == result.scores[result.winners[0]], text
         for winner in result.winners:
-            assert re.search(rf"{re.escape(ref(winner, viewer))}(?!\d)[^;]* (?:win|wins|share)", text)
+            assert re.search(
+                rf"{re.escape(ref(winner, viewer))}(?!\d)[^;]* (?:win|wins|share)", text
+            )
 
 
 def _own_view_cases() -> list[tuple[str, int, int]]:
@@ -140,8 +142,10 @@ def test_voice_agrees_with_its_subject():
     assert me.does(1, "takes") == "you take"
     assert me.does(0, "takes") == "{p0} takes"
     assert everyone.does(1, "takes") == "{p1} takes"
-    assert me.whose(1) == "your" and me.whose(2) == "{p2}'s"
-    assert me.their(1) == "your" and me.their(2) == "their"
+    assert me.whose(1) == "your"
+    assert me.whose(2) == "{p2}'s"
+    assert me.their(1) == "your"
+    assert me.their(2) == "their"
     assert me.many([0, 1], "wins", "share the win") == "{p0} and you share the win"
     assert me.many([1], "holds", "hold") == "you hold"
     assert [plain(v) for v in ("passes", "has", "is", "does", "carries", "reaches", "must")] == [
