@@ -26,6 +26,7 @@ from core.games import game_slug_find, variant_words
 from core.inputs import whole_number
 from games.base import and_list
 from games.registry import UnknownGame, all_engines, get_engine
+from games.voice import points
 from replays import live as live_play
 from replays import rules, selectors
 from replays.api.live_views import seat_token
@@ -36,15 +37,21 @@ from replays.timeline import record_timeline
 
 
 def _result_words(record: Record, players: list[str]) -> str:
+    """ "Ana wins with 50 points.": the winners and their final score, as the result says."""
     result = record.result or {}
-    winners = [players[s] for s in result.get("winners", []) if 0 <= s < len(players)]
+    winners = [s for s in result.get("winners", []) if 0 <= s < len(players)]
     scores = result.get("scores") or []
     if not winners:
         return ""
-    best = max(scores) if scores else None
     verb = "wins" if len(winners) == 1 else "share the win"
-    names = and_list(winners)
-    return f"{names} {verb}" + (f" with {best} points." if best is not None else ".")
+    names = and_list(players[s] for s in winners)
+    best = scores[winners[0]] if winners[0] < len(scores) else None
+    if not isinstance(best, int):
+        return f"{names} {verb}."
+    each = " each" if len(winners) > 1 and all(scores[s] == best for s in winners) else ""
+    if each or len(winners) == 1:
+        return f"{names} {verb} with {points(best)}{each}."
+    return f"{names} {verb}."
 
 
 def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dict | None:

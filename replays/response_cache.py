@@ -43,6 +43,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from core.cache import CACHE_ERRORS, cache_failed, cache_recovered, shared_redis
+from replays.state_cache import WORDS_VERSION
 
 TOKEN_TIMEOUT = 24 * 3600
 BODY_TIMEOUT = 3600
@@ -63,11 +64,12 @@ def detail_variant() -> str:
 
 
 def step_variant(step: int, seat: int | None) -> str:
-    return f"step:{step}:{seat}"
+    """A step's body tells the event in words: the words' code is part of its key."""
+    return f"step:{WORDS_VERSION}:{step}:{seat}"
 
 
 def timeline_variant(seat: int | None) -> str:
-    return f"timeline:{seat}"
+    return f"timeline:{WORDS_VERSION}:{seat}"
 
 
 def list_variant(request: Any) -> str:

@@ -215,7 +215,7 @@ def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str
     text = (
         names_fill(engine.describe(event, seat, at.before, state), at.players)
         if event is not None
-        else setup_sentence(engine, at.players)
+        else setup_sentence(engine, at.players, seat)
     )
     return {
         "record": record.pk,

@@ -48,6 +48,26 @@ def states_version() -> str:
 VERSION = states_version()
 
 
+def words_version() -> str:
+    """A fingerprint of the code that tells a game in words: every module of ``games/``.
+
+    A step's or a timeline's body holds sentences (``words.py``, ``games/voice.py``), move
+    labels and views (``views.py``, ``rules.py``); when any of them changes, a body cached
+    before says what the code no longer says. The record endpoints' body keys and the
+    timeline's cache keys carry this fingerprint (``replays.response_cache``,
+    ``replays.timeline``), so a deploy that rewords a sentence never serves the old one
+    and nobody has to remember to bump a version.
+    """
+    digest = hashlib.sha256()
+    root = Path(str(games.__file__)).parent
+    for source in sorted(root.rglob("*.py")):
+        digest.update(str(source.relative_to(root)).encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+WORDS_VERSION = words_version()
+
+
 # A compiled engine's state pickles differently from the same class run as pure Python
 # (bin/compile_engines.py), and processes sharing the cache may differ: each kind of
 # build reads only its own snapshots.

@@ -17,17 +17,22 @@ from games.base import CHANCE, SEAT_PLACEHOLDER, Engine, and_list
 from games.play import replay_states
 from games.registry import get_engine
 from replays.models import Record
+from replays.state_cache import WORDS_VERSION
 from replays.tables import table_target
 
 CHANCE_NAME = "Chance"
 
 
 def names_fill(text: str, players: Sequence[str]) -> str:
-    """Put the players' names where a description says ``{p0}``, ``{p1}``..."""
+    """Put the players' names where a description says ``{p0}``, ``{p1}``...
+
+    The viewer's own seat is never a placeholder in its own view: the words say "you".
+    A placeholder past the table (never made by an engine) reads as a seat counted from 1.
+    """
 
     def name(match: Any) -> str:
         seat = int(match.group(1))
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
 
     return SEAT_PLACEHOLDER.sub(name, text)
 
@@ -45,8 +50,10 @@ def scores_shown(engine: Engine, state: Any, seat: int | None) -> list[int] | No
     return None
 
 
-def setup_sentence(engine: Engine, players: Sequence[str]) -> str:
-    return f"{engine.name} for {len(players)} players: {and_list(players)}."
+def setup_sentence(engine: Engine, players: Sequence[str], seat: int | None = None) -> str:
+    """Step 0 in words: the game and its players, the viewer marked "(you)" in its own view."""
+    names = [f"{name} (you)" if index == seat else name for index, name in enumerate(players)]
+    return f"{engine.name} for {len(players)} players: {and_list(names)}."
 
 
 def timeline_entries(
@@ -61,7 +68,7 @@ def timeline_entries(
         {
             "step": 0,
             "actor": None,
-            "text": setup_sentence(engine, players),
+            "text": setup_sentence(engine, players, seat),
             "event": None,
             "scores": scores_shown(engine, states[0], seat),
         }
@@ -82,7 +89,7 @@ def timeline_entries(
 
 def record_timeline(record: Record, *, players: list[str], seat: int | None) -> dict[str, Any]:
     """Every step of a record at once, as everyone or one seat saw it."""
-    key = f"timeline:v2:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
+    key = f"timeline:{WORDS_VERSION}:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
     cached = cache.get(key)
     if cached is not None:
         return cached
@@ -108,7 +115,7 @@ def record_timeline(record: Record, *, players: list[str], seat: int | None) -> 
 def record_timeline_json(record: Record, *, players: list[str], seat: int | None) -> bytes:
     """The timeline as the API's JSON bytes, cached as bytes: a long game's timeline is
     large, and decoding a cached dict then encoding it again cost more than the bytes."""
-    key = f"timeline-json:v1:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
+    key = f"timeline-json:{WORDS_VERSION}:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
     cached = cache.get(key)
     if cached is None:
         cached = ORJSONRenderer().render(record_timeline(record, players=players, seat=seat))

@@ -104,6 +104,8 @@ def event_view(
       that completes the set when everything set aside goes face up at that
       moment (a queen's discards; or a pass that ends the game, when all
       hands are shown). Needs ``before``; without it the choice stays hidden.
+    * ``pass_card`` that completes the passes: with ``before``, also the cards the
+      seat receives (``received``), which it sees arrive from its neighbour.
     * Everything else is public.
     """
     if seat is None:
@@ -111,11 +113,48 @@ def event_view(
     kind = event.get("do")
     if kind == "shuffle":
         return _shuffle_view(engine, event, seat, before)
+    shown: Event
     if kind in ("pass_card", "discard") and event.get("by") != seat:
         if _reveals_choices(engine, event, before):
-            return dict(event)
-        return {"by": event.get("by"), "do": kind, "hidden": True}
-    return dict(event)
+            shown = dict(event)
+        else:
+            shown = {"by": event.get("by"), "do": kind, "hidden": True}
+    else:
+        shown = dict(event)
+    if kind == "pass_card":
+        received = _received(event, seat, before)
+        if received is not None:
+            shown["received"] = received
+    return shown
+
+
+def _received(event: Mapping[str, Any], seat: int, before: Any) -> list[str] | None:
+    """The cards passed to ``seat`` when this choice completes the passes, else None.
+
+    They land in the seat's hand together with its next turn's draw, and the seat knows
+    which came from its neighbour: the words tell the two apart with this.
+    """
+    by = event.get("by")
+    if (
+        not isinstance(before, State)
+        or before.phase != CHOOSE
+        or before.choose_kind != "pass_card"
+        or not isinstance(by, int)
+        or isinstance(by, bool)
+        or not 0 <= by < before.n
+        or not 0 <= seat < before.n
+        or before.need[by] != 1
+        or sum(before.need) != 1
+    ):
+        return None
+    giver = (seat - before.direction) % before.n
+    cards = list(before.pending[giver])
+    if giver == by:
+        card = event.get("card")
+        if not isinstance(card, str) or card not in before.hands[by]:
+            return None
+        cards.append(card)
+    return sort_cards(cards)
 
 
 def _applied(

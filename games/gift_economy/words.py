@@ -33,6 +33,7 @@ from games.gift_economy.cards import (
     SPECIALS,
     SUIT_OF,
 )
+from games.voice import Voice, capital, final_scores
 
 View = Mapping[str, Any]
 Ev = Mapping[str, Any]
@@ -202,117 +203,122 @@ def direction_word(direction: Any) -> str:
 
 
 def tell(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
-    """One sentence for an event view, as ``seat`` may know it."""
+    """One sentence for an event view, as ``seat`` may know it ("you" for the seat)."""
+    v = Voice(seat)
     kind = event.get("do")
     teller = _TELLERS.get(kind) if isinstance(kind, str) else None
     if teller is not None:
-        main = teller(event, seat, before, after)
+        main = teller(event, v, before, after)
     else:
         does = _DOES.get(kind) if isinstance(kind, str) else None
-        main = f"{_by(event, before)} {does}" if does else "Something happens."
-    extra = _aftermath(event, seat, before, after)
-    return main + "".join(f"; {clause}" for clause in extra) + "."
+        by = _by_seat(event, before)
+        main = v.does(by, does).replace("{their}", v.their(by)) if does else "Something happens"
+    extra = _aftermath(event, v, before, after)
+    return capital(main + "".join(f"; {clause}" for clause in extra) + ".")
 
 
-def _by(event: Mapping[str, Any], *views: View | None) -> str:
-    who = _seat(event.get("by"), views)
-    return seat_ref(who) if who is not None else "A player"
+def _by_seat(event: Mapping[str, Any], *views: View | None) -> int | None:
+    return _seat(event.get("by"), views)
 
 
-def _tell_shuffle(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+def _tell_shuffle(event: Ev, v: Voice, before: Maybe, after: Maybe) -> str:
     dealt = _cards_field(event.get("dealt"))
     drawn = _cards_field(event.get("drawn"))
     if dealt:
         text = f"The cards are shuffled and dealt, 6 each; you get {card_list(dealt)}"
         if drawn:
             text += f", and you start by drawing {card_list(drawn)}"
+        start = _seat(after.get("active"), [after]) if after is not None else None
+        if not drawn and start is not None:
+            text += f"; {v.does(start, 'starts')} and {v.verb(start, 'draws')} 2 cards"
         return text
     start = _seat(after.get("active"), [after]) if after is not None else None
     if start is not None and not event.get("hidden"):
         return (
-            f"The cards are shuffled and dealt, 6 each; {seat_ref(start)} starts and draws 2 cards"
+            f"The cards are shuffled and dealt, 6 each; {v.does(start, 'starts')} and "
+            f"{v.verb(start, 'draws')} 2 cards"
         )
     return "The cards are shuffled and dealt"
 
 
-def _tell_offer(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+def _tell_offer(event: Ev, v: Voice, before: Maybe, after: Maybe) -> str:
     cards = _cards_field(event.get("cards"))
-    text = f"{_by(event, before)} offers {set_phrase(cards)}"
+    text = f"{v.does(_by_seat(event, before), 'offers')} {set_phrase(cards)}"
     offer = after.get("offer") if after is not None else None
     if isinstance(offer, Mapping):
         text += f"; {counter_rule(offer.get('counter_min', 0), offer.get('counter_max', 0))}"
     return text
 
 
-def _tell_counter(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+def _tell_counter(event: Ev, v: Voice, before: Maybe, after: Maybe) -> str:
     cards = _cards_field(event.get("cards"))
-    return f"{_by(event, before)} counters with {set_phrase(cards)}"
+    return f"{v.does(_by_seat(event, before), 'counters')} with {set_phrase(cards)}"
 
 
-def _tell_accept(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
-    by = _by(event, before)
+def _tell_accept(event: Ev, v: Voice, before: Maybe, after: Maybe) -> str:
+    by = _by_seat(event, before)
     other = _seat(event.get("seat"), [before] if before is not None else [])
     if other is None:
-        return f"{by} accepts a counter"
-    them = seat_ref(other)
+        return f"{v.does(by, 'accepts')} a counter"
     offer = before.get("offer") if before is not None else None
     got = _counter_cards(before, other)
     if isinstance(offer, Mapping) and got:
         return (
-            f"{by} accepts {them}'s counter: {_goes(_cards_field(offer.get('cards')))} "
-            f"to {them} and {card_list(got)} to {by}"
+            f"{v.does(by, 'accepts')} {v.whose(other)} counter: "
+            f"{_goes(_cards_field(offer.get('cards')))} to {v.who(other)} and "
+            f"{card_list(got)} to {v.who(by)}"
         )
-    return f"{by} accepts {them}'s counter and they swap the cards"
+    return f"{v.does(by, 'accepts')} {v.whose(other)} counter and they swap the cards"
 
 
-def _tell_special(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
-    by = _by(event, before)
+def _tell_special(event: Ev, v: Voice, before: Maybe, after: Maybe) -> str:
+    by = _by_seat(event, before)
     card = event.get("card")
     if not isinstance(card, str) or card not in SPECIALS:
-        return f"{by} plays a Special Event card"
+        return f"{v.does(by, 'plays')} a Special Event card"
     effect, direction, count = SPECIALS[card]
-    text = f"{by} plays the {name(card)}"
+    text = f"{v.does(by, 'plays')} the {name(card)}"
     if effect == PASS:
         return text + f": every player passes {count} cards to the {direction_word(direction)}"
     if effect == DISCARD_CHOICE:
         return text + ": every other player discards one card of their choice"
     if effect == DRAW:
-        actor = _seat(event.get("by"), [before] if before is not None else [])
-        drawn = _new_cards(before, after, actor)
+        drawn = _new_cards(before, after, by)
         if before is not None and before.get("deck_count") == 0:
-            return text + " to draw an extra card"
+            return text + " to draw an extra card, but the deck is empty"
         if drawn:
-            return text + f" and draws {card_list(drawn)}"
-        return text + " and draws an extra card"
+            return text + f" and {v.verb(by, 'draws')} {card_list(drawn)}"
+        return text + f" and {v.verb(by, 'draws')} an extra card"
     target = _seat(event.get("target"), [before] if before is not None else [])
-    who = seat_ref(target) if target is not None else "a player"
-    return text + f": {who} must discard a card at random"
+    if target is None:
+        return text + ": a player must discard a card at random"
+    return text + f": {v.does(target, 'must')} discard a card at random"
 
 
-def _tell_choice(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
-    by = _by(event, before)
+def _tell_choice(event: Ev, v: Voice, before: Maybe, after: Maybe) -> str:
+    by = _by_seat(event, before)
     purpose = "to pass" if event.get("do") == "pass_card" else "to discard"
     card = event.get("card")
     if event.get("hidden") or not isinstance(card, str):
-        return f"{by} sets aside a card {purpose}"
+        return f"{v.does(by, 'sets')} aside a card {purpose}"
     if event.get("do") == "pass_card" and before is not None:
         choose = before.get("choose")
-        actor = _seat(event.get("by"), [before])
         n = len(before.get("players") or [])
-        if isinstance(choose, Mapping) and actor is not None and n:
+        if isinstance(choose, Mapping) and by is not None and n:
             step = LEFT if choose.get("direction") == LEFT else -1
-            return f"{by} sets aside {name(card)} to pass to {seat_ref((actor + step) % n)}"
-    return f"{by} sets aside {name(card)} {purpose}"
+            to = v.who((by + step) % n)
+            return f"{v.does(by, 'sets')} aside {name(card)} to pass to {to}"
+    return f"{v.does(by, 'sets')} aside {name(card)} {purpose}"
 
 
-def _tell_random(event: Ev, seat: int | None, before: Maybe, after: Maybe) -> str:
+def _tell_random(event: Ev, v: Voice, before: Maybe, after: Maybe) -> str:
     target = _seat(before.get("target"), [before]) if before is not None else None
     card = event.get("card")
     if event.get("hidden") or not isinstance(card, str):
         return "A card is discarded at random"
     if target is None:
         return f"{name(card)} is discarded at random"
-    return f"{seat_ref(target)} discards {name(card)}, picked at random"
+    return f"{v.does(target, 'discards')} {name(card)}, picked at random"
 
 
 #: The events told by who makes them and what they do, nothing more.
@@ -320,7 +326,7 @@ _DOES: dict[str, str] = {
     "skip_trade": "makes no more offers this turn",
     "decline": "declines to counter",
     "reject": "turns down every counter",
-    "end_turn": "ends the turn",
+    "end_turn": "ends {their} turn",
 }
 _TELLERS = {
     "shuffle": _tell_shuffle,
@@ -335,7 +341,7 @@ _TELLERS = {
 
 
 def _aftermath(
-    event: Mapping[str, Any], seat: int | None, before: View | None, after: View | None
+    event: Mapping[str, Any], v: Voice, before: View | None, after: View | None
 ) -> list[str]:
     """What else the event set going: a failed deal, choices resolved, a new turn, the end."""
     if before is None or after is None or event.get("do") == "shuffle":
@@ -345,38 +351,50 @@ def _aftermath(
     clauses: list[str] = []
     active = _seat(before.get("active"), [before])
     if before.get("phase") == "counter" and after.get("phase") == "accept" and active is not None:
-        clauses.append(f"{seat_ref(active)} may now accept one counter")
+        clauses.append(f"{v.does(active, 'may')} now accept one counter")
     failed = before.get("offer") and not after.get("offer")
     if kind in ("decline", "reject") and failed and not over:
         if after.get("phase") == "trade" and active is not None:
-            clauses.append(f"no deal, so {seat_ref(active)} may offer one more deal")
+            clauses.append(f"no deal, so {v.does(active, 'may')} offer one more deal")
         else:
             clauses.append("no deal this turn")
     chose = kind in ("pass_card", "discard") and before.get("phase") == "choose"
+    received = _cards_field(event.get("received"))
     if chose and after.get("phase") != "choose":
-        clauses.append(_resolved(kind, seat, before, after))
+        clauses.append(_resolved(kind, v, before, after, received))
     if after.get("turn") != before.get("turn"):
-        drew = _new_turn(event, seat, before, after)
+        drew = _new_turn(event, v, before, after, received)
         if drew:
             clauses.append(drew)
     if over:
-        clauses.append(_game_over(before, after))
+        clauses.append(_game_over(v, before, after))
     return clauses
 
 
-def _resolved(kind: Any, seat: int | None, before: View, after: View) -> str:
+def _resolved(kind: Any, v: Voice, before: View, after: View, received: list[str]) -> str:
     if kind == "discard":
         old = _cards_field(before.get("discard"))
         new = _cards_field(after.get("discard"))[len(old) :]
         return f"the chosen cards go face up on the discard pile: {card_list(new)}"
     choose = before.get("choose")
-    side = direction_word(choose.get("direction") if isinstance(choose, Mapping) else None)
+    direction = choose.get("direction") if isinstance(choose, Mapping) else None
+    side = direction_word(direction)
     text = f"all set-aside cards move to the {side} at once"
-    got = _new_cards(before, after, seat)
-    starts = after.get("turn") != before.get("turn") and after.get("active") == seat
-    if seat is not None and got and not starts:
-        text += f", and {seat_ref(seat)} now also holds {card_list(got)}"
+    seat = v.viewer
+    if seat is None:
+        return text
+    n = len(before.get("players") or [])
+    step = LEFT if direction == LEFT else -1
+    giver = v.who((seat - step) % n) if n else "a neighbour"
+    got = received or (_new_cards(before, after, seat) or [])
+    if received or (got and not _starts(v, before, after)):
+        text += f", and you get {card_list(got)} from {giver}"
     return text
+
+
+def _starts(v: Voice, before: View, after: View) -> bool:
+    """Does the viewer's own turn begin with this event (its draw lands with the passes)?"""
+    return after.get("turn") != before.get("turn") and v.mine(after.get("active"))
 
 
 def _drawn_count(event: Mapping[str, Any], before: View, after: View) -> int:
@@ -392,35 +410,46 @@ def _drawn_count(event: Mapping[str, Any], before: View, after: View) -> int:
     return max(drawn, 0)
 
 
-def _new_turn(event: Ev, seat: int | None, before: View, after: View) -> str:
-    """The next player's turn and its draw ("" if the game ended before any draw)."""
+def _new_turn(event: Ev, v: Voice, before: View, after: View, received: list[str]) -> str:
+    """The next player's turn and its draw ("" if the game ended before any draw).
+
+    The drawer's own view names the cards drawn: its new cards less those passed to it
+    with the same event (``received``, from the event view).
+    """
     active = _seat(after.get("active"), [after])
     count = _drawn_count(event, before, after)
     if after.get("phase") == "over" and not count:
         return ""
     if active is None:
         return "the next turn begins"
-    who = seat_ref(active)
-    text = f"{who} begins a turn"
-    if seat is None and isinstance(before.get("deck"), list):
+    text = f"{v.does(active, 'begins')} {v.their(active)} turn"
+    draws = v.verb(active, "draws")
+    if v.viewer is None and isinstance(before.get("deck"), list):
         deck = _cards_field(before.get("deck"))
         skip = (before.get("deck_count") or 0) - (after.get("deck_count") or 0) - count
         drawn = deck[skip : skip + count]
-        return text + (f" and draws {card_list(drawn)}" if drawn else "")
-    if seat == active:
-        drawn = _new_cards(before, after, active) or []
+        return text + (f" and {draws} {card_list(drawn)}" if drawn else "")
+    if v.mine(active):
+        drawn = list(_new_cards(before, after, active) or [])
+        for card in received:
+            if card in drawn:
+                drawn.remove(card)
         if drawn and len(drawn) == count:
-            return text + f" and draws {card_list(drawn)}"
-        if drawn:  # passed cards arrived too: they cannot be told apart from the draw
-            return (
-                text
-                + f" and draws {count_cards(count)}, so with the passed cards {who} now also holds "
-                + card_list(drawn)
-            )
-    return text + (f" and draws {count_cards(count)}" if count else "")
+            return text + f" and {draws} {card_list(drawn)}"
+    return text + (f" and {draws} {count_cards(count)}" if count else "")
 
 
-def _game_over(before: View, after: View) -> str:
+#: How each ``ranking`` option scores a hand, in words (12 points of each resource is the goal).
+RANKING_WORDS: dict[str, str] = {
+    "closeness": "each resource scores 12 less its distance from 12 points",
+    "closeness_floored": "each resource scores 12 less its distance from 12 points, at least 0",
+    "capped": "each resource scores its points up to 12",
+    "exact": "each resource held at exactly 12 points scores 12",
+    GOAL_ONLY: "48 for exactly 12 points of each resource, else 0",
+}
+
+
+def _game_over(v: Voice, before: View, after: View) -> str:
     result = after.get("result")
     reason = after.get("end_reason")
     winners: list[int] = []
@@ -428,44 +457,53 @@ def _game_over(before: View, after: View) -> str:
     if isinstance(result, Mapping):
         winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
         scores = list(result.get("scores") or [])
-    names = and_list(seat_ref(w) for w in winners)
+    entries = [e if isinstance(e, Mapping) else {} for e in after.get("players") or []]
     if reason == "goal":
         done = [
             s
-            for s, entry in enumerate(after.get("players") or [])
-            if isinstance(entry, Mapping)
-            and isinstance(entry.get("points"), Mapping)
+            for s, entry in enumerate(entries)
+            if isinstance(entry.get("points"), Mapping)
             and all(v == GOAL for v in entry["points"].values())
         ]
-        held = and_list(seat_ref(s) for s in done) if done else "a player"
-        verb = "holds" if len(done) == 1 else "hold"
-        lead = f"{held} {verb} exactly 12 of each resource, so the game ends"
+        held = v.many(done, "holds", "hold") if done else "a player holds"
+        lead = f"{held} exactly 12 points of each resource, so the game ends"
     else:
         lead = "the deck is empty, so the game ends"
     if not winners:
         return lead
     best = scores[winners[0]] if winners[0] < len(scores) else None
-    entries = list(after.get("players") or [])
-    entry = entries[winners[0]] if winners[0] < len(entries) else None
-    cards = entry.get("cards") if isinstance(entry, Mapping) else None
-    held = f"{cards} cards" if isinstance(cards, int) else "cards"
+    count = entries[winners[0]].get("cards") if winners[0] < len(entries) else None
+    held = f"{count} cards" if isinstance(count, int) else "cards"
     # Did the most-cards tie-break decide it (another seat scored the same)?
     on_cards = isinstance(best, int) and any(
         score == best and seat not in winners for seat, score in enumerate(scores)
     )
-    if after.get("ranking") == GOAL_ONLY and reason != "goal":
+    win = v.many(winners, "wins", "share the win")
+    if reason == "goal":
+        how = " by reaching the goal"
+    elif after.get("ranking") == GOAL_ONLY:
         how = f" with the most cards ({held})" if len(winners) == 1 else f" with {held} each"
     elif isinstance(best, int):
-        how = f" with a score of {best} out of 48"
+        how = f" with {_points(best)}"
         if len(winners) > 1:
             how += f" and {held} each"
         elif on_cards:
             how += f" and the most cards ({held})"
     else:
         how = ""
-    if len(winners) == 1:
-        return f"{lead} and {names} wins{how}"
-    return f"{lead} and {names} share the win{how}"
+    text = f"{lead} and {win}{how}"
+    if len(scores) != len(entries) or not scores:
+        return text
+    notes = []
+    for entry in entries:
+        held_points = entry.get("points")
+        if isinstance(held_points, Mapping):
+            notes.append(", ".join(f"{res} {pts}" for res, pts in held_points.items()))
+        else:
+            notes.append("")
+    rule = RANKING_WORDS.get(str(after.get("ranking")), "")
+    rule = f"{rule}; 48 is the best" if rule else ""
+    return f"{text}; {final_scores(v, scores, notes, rule=rule)}"
 
 
 # -- moves named -----------------------------------------------------------------------
@@ -505,7 +543,7 @@ def tell_move(event: Mapping[str, Any], seat: int, before: View) -> str:
             return f"Play the {info['name']} on {whom}: {whom} discards a card at random."
         return f"Play the {info['name']}: {info['text'][0].lower()}{info['text'][1:]}"
     if kind == "end_turn":
-        return "End the turn."
+        return "End your turn."
     if kind == "pass_card":
         choose = before.get("choose")
         n = len(before.get("players") or [])

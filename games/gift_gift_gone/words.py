@@ -18,7 +18,8 @@ from collections import Counter
 from typing import Any
 
 from games.base import CardInfo, Event, and_list, ordinal, seat_ref
-from games.gift_gift_gone.cards import COPIES, GIFT_OF, GIFTS, NAME, VALUE, card_id
+from games.gift_gift_gone.cards import COPIES, GIFT_OF, GIFTS, HAND_SIZE, NAME, VALUE, card_id
+from games.voice import Voice, capital, final_scores, minus
 
 JSON = Any
 View = dict[str, JSON] | None
@@ -166,20 +167,85 @@ def _points_of(view: View, seat: int) -> int | None:
     return None
 
 
-def ending(before: View, after: View) -> str:
-    """A clause for the moment the game ends ("" if it did not end with this event)."""
+def ending(v: Voice, before: View, after: View) -> str:
+    """The clause for the moment the game ends ("" if it did not end with this event):
+    why it ended, who won, and every seat's final score as it was counted."""
     if not after or after.get("phase") != "over":
         return ""
     if before and before.get("phase") == "over":
         return ""
+    points, scores = after.get("points"), after.get("scores")
     winner = _seat(after.get("winner"))
     if winner is not None:
         reached = _points_of(after, winner)
-        total = f" with {_points(reached)}" if reached is not None else ""
-        return f", and {seat_ref(winner)} wins{total} on the table"
-    return (
-        ", and the game ends: a full round has passed with no claim or swap since the cards ran out"
-    )
+        target = after.get("target")
+        goal = f" (the target is {target})" if isinstance(target, int) else ""
+        total = f" to {_points(reached)} on the table{goal}" if reached is not None else ""
+        wins = v.does(winner, "wins")
+        head = f", and the game ends: that takes {v.who(winner)}{total}, so {wins}"
+    else:
+        head = (
+            ", and the game ends: a full round has passed with no claim or swap since the "
+            "cards ran out"
+        )
+        if isinstance(scores, list) and scores:
+            best = max(scores)
+            top = [seat for seat, score in enumerate(scores) if score == best]
+            verb = v.many(top, "wins", "share the win")
+            head += f", so {verb} with the best score"
+    if not isinstance(points, list) or not isinstance(scores, list) or len(points) != len(scores):
+        return head
+    how = [f"{p} {minus(p - s)}" for p, s in zip(points, scores, strict=True)]
+    rule = "points on the table minus the cards left in hand"
+    return f"{head}; {final_scores(v, scores, how, rule=rule)}"
+
+
+def _hand_count(view: View, seat: int) -> int | None:
+    for entry in (view or {}).get("hands") or []:
+        if entry.get("seat") == seat and isinstance(entry.get("count"), int):
+            return int(entry["count"])
+    return None
+
+
+def _gift_size(view: View, gift: str | None) -> int:
+    entry = claimed(view, gift)
+    return len(entry["cards"]) if entry else 0
+
+
+def turn_over(v: Voice, event: Event, before: View, after: View) -> str:
+    """The clause for a turn that ends with this event: the refill to six, whose turn is next.
+
+    A turn ends by itself after its actions (one, or one of each with the default house
+    rule) and by a pass; either way the hand is refilled from the deck. The cards drawn are
+    named only where the view shows the hand (the drawer's own view, everyone's).
+    """
+    if not before or not after or after.get("phase") == "over":
+        return ""
+    ended, nxt = _seat(before.get("turn")), _seat(after.get("turn"))
+    if ended is None or nxt is None or ended == nxt:
+        return ""
+    kind = event.get("do")
+    removed = 0
+    if kind == "discard":
+        removed = 1
+    elif kind in ("claim", "swap"):
+        gift = gift_of(event.get("gift"))
+        removed = _gift_size(after, gift) - _gift_size(before, gift)
+    elif kind == "pick":
+        removed = 1
+    old, new = _hand_count(before, ended), _hand_count(after, ended)
+    refill = new - (old - removed) if old is not None and new is not None else 0
+    text = "" if kind == "pass" else f"; that ends {v.whose(ended)} turn"
+    if refill > 0:
+        got = new_cards(before, after, ended)
+        drawn = and_list(valued(c) for c in got) if len(got) == refill else cards(refill)
+        joint = " and" if kind == "pass" else ", and"
+        hand = f"{v.their(ended)} hand to {NUMBER.get(HAND_SIZE, str(HAND_SIZE))}"
+        if kind == "pass":
+            text += f"{joint} {v.verb(ended, 'draws')} {drawn} to refill {hand}"
+        else:
+            text += f"{joint} {v.does(ended, 'draws')} {drawn} to refill {hand}"
+    return text
 
 
 # -- events told ---------------------------------------------------------------
@@ -188,21 +254,21 @@ def tell(event: Event, seat: int | None, before: View, after: View) -> str:
     teller = _TELLERS.get(kind if isinstance(kind, str) else "")
     if teller is None:
         return "Something happens at the table."
-    return teller(event, seat, before, after)
+    return capital(teller(event, Voice(seat), before, after))
 
 
-def _tell_deal(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_deal(event: Event, v: Voice, before: View, after: View) -> str:
     first = ""
     pile = after.get("discard") if after else None
     if isinstance(pile, list) and pile:
         first = f"; {name(pile[0])} is turned up to start the discard pile"
     hand = event.get("hand")
-    if seat is not None and isinstance(hand, list) and hand:
+    if v.viewer is not None and isinstance(hand, list) and hand:
         return f"The cards are shuffled and dealt; you get {and_list(grouped(hand))}{first}."
     return f"The cards are shuffled and dealt, six to each player{first}."
 
 
-def _tell_reshuffle(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_reshuffle(event: Event, v: Voice, before: View, after: View) -> str:
     count = event.get("count")
     if not isinstance(count, int):
         deck = event.get("deck")
@@ -210,146 +276,167 @@ def _tell_reshuffle(event: Event, seat: int | None, before: View, after: View) -
     size = f" of {cards(count)}" if isinstance(count, int) else ""
     return (
         f"The deck has run out: all of the discard pile but its top card is "
-        f"shuffled into a new deck{size}."
+        f"shuffled into a new deck{size}{turn_over(v, event, before, after)}"
+        f"{ending(v, before, after)}."
     )
 
 
-def _tell_mix(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_mix(event: Event, v: Voice, before: View, after: View) -> str:
     asker = _seat(event.get("seat"))
     order = event.get("order")
     count = event.get("count")
     if isinstance(order, list):
         count = len(order)
     partner = _seat(trade_of(before).get("partner"))
-    who = seat_ref(asker) if asker is not None else "The asker"
-    laid = f"their other {cards(count)}" if isinstance(count, int) else "their other cards"
-    pick = f"for {seat_ref(partner)} to pick one" if partner is not None else "to be picked from"
-    return f"{who} shuffles {laid} and lays them face down {pick}."
+    laid = (
+        f"{v.their(asker)} other {cards(count)}"
+        if isinstance(count, int)
+        else f"{v.their(asker)} other cards"
+    )
+    pick = f"for {v.who(partner)} to pick one" if partner is not None else "to be picked from"
+    return (
+        f"{v.does(asker, 'shuffles')} {laid} and {v.verb(asker, 'lays')} them face down {pick}."
+    )
 
 
-def _tell_draw(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_draw(event: Event, v: Voice, before: View, after: View) -> str:
     by = _seat(event.get("by"))
-    who = seat_ref(by) if by is not None else "A player"
     second = bool(before and before.get("draws") == 1)
     if event.get("from") == "discard":
         pile = before.get("discard") if before else None
         card = pile[-1] if isinstance(pile, list) and pile else None
         what = valued(card) if card else "the top card"
         verb = "also takes" if second else "takes"
-        return f"{who} {verb} {what} from the discard pile."
+        return f"{v.does(by, verb)} {what} from the discard pile."
     card = None
-    if seat is None and before and isinstance(before.get("deck"), list) and before["deck"]:
+    if v.viewer is None and before and isinstance(before.get("deck"), list) and before["deck"]:
         card = before["deck"][0]
-    elif seat is not None and seat == by:
-        got = new_cards(before, after, seat)
+    elif v.mine(by):
+        got = new_cards(before, after, by)
         card = got[0] if len(got) == 1 else None
-    what = valued(card) if card else ("a second card" if second else "a card")
-    return f"{who} draws {what} from the deck."
+    if card:
+        verb = "also draws" if second else "draws"
+        return f"{v.does(by, verb)} {valued(card)} from the deck."
+    return f"{v.does(by, 'draws')} {'a second card' if second else 'a card'} from the deck."
 
 
-def _tell_discard(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_discard(event: Event, v: Voice, before: View, after: View) -> str:
     by = _seat(event.get("by"))
-    who = seat_ref(by) if by is not None else "A player"
-    return f"{who} discards {valued(event.get('card'))}{ending(before, after)}."
+    return (
+        f"{v.does(by, 'discards')} {valued(event.get('card'))}"
+        f"{turn_over(v, event, before, after)}{ending(v, before, after)}."
+    )
 
 
-def _tell_claim(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_claim(event: Event, v: Voice, before: View, after: View) -> str:
     by = _seat(event.get("by"))
-    who = seat_ref(by) if by is not None else "A player"
     gift = gift_of(event.get("gift"))
     if gift is None:
-        return f"{who} places a gift on the table."
+        return f"{v.does(by, 'places')} a gift on the table."
+    rest = f"{turn_over(v, event, before, after)}{ending(v, before, after)}"
     old, new = claimed(before, gift), claimed(after, gift)
     if before is None or new is None:
-        return f"{who} places their {NAME[gift]} cards on the table{ending(before, after)}."
+        return f"{v.does(by, 'places')} {v.their(by)} {NAME[gift]} cards on the table{rest}."
     had = len(old["cards"]) if old else 0
     size = len(new["cards"])
     worth = _points(VALUE[gift] * size)
     frozen = ", now frozen with all six" if new.get("frozen") else ""
     if had == 0:
-        text = f"{who} claims {NAME[gift]} with {cards(size)} ({worth}){frozen}"
+        text = f"{v.does(by, 'claims')} {NAME[gift]} with {cards(size)} ({worth}){frozen}"
     else:
         added = size - had
-        text = f"{who} adds {cards(added)} to their {NAME[gift]} ({cards(size)}, {worth}){frozen}"
-    return f"{text}{ending(before, after)}."
+        text = (
+            f"{v.does(by, 'adds')} {cards(added)} to {v.their(by)} {NAME[gift]} "
+            f"({cards(size)}, {worth}){frozen}"
+        )
+    return f"{text}{rest}."
 
 
-def _tell_swap(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_swap(event: Event, v: Voice, before: View, after: View) -> str:
+    """Two claimed gifts change hands: told as what each player ends up with."""
     by = _seat(event.get("by"))
-    who = seat_ref(by) if by is not None else "A player"
-    gift, give = gift_of(event.get("gift")), gift_of(event.get("give"))
+    gift, give = gift_of(event.get("gift"), ), gift_of(event.get("give"))
+    rest = f"{turn_over(v, event, before, after)}{ending(v, before, after)}"
     if gift is None or give is None:
-        return f"{who} swaps gifts with another player."
+        return f"{v.does(by, 'swaps')} gifts with another player{rest}."
     wanted, offered = claimed(before, gift), claimed(before, give)
     if wanted is None or offered is None:
         return (
-            f"{who} swaps their {NAME[give]} for another player's {NAME[gift]}"
-            f"{ending(before, after)}."
+            f"{v.does(by, 'swaps')} {v.their(by)} {NAME[give]} for another player's "
+            f"{NAME[gift]}{rest}."
         )
     victim = _seat(wanted.get("owner"))
-    whose = f"{seat_ref(victim)}'s" if victim is not None else "another player's"
     size = len(wanted["cards"])
-    text = (
-        f"{who} swaps their {NAME[give]} ({cards(len(offered['cards']))}) "
-        f"for {whose} {NAME[gift]} ({cards(size)})"
-    )
     got = claimed(after, gift)
-    if got is not None and len(got["cards"]) > size:
-        text += f", plus {cards(len(got['cards']) - size)} of it from their hand"
-    return f"{text}{ending(before, after)}."
+    total = len(got["cards"]) if got is not None else size
+    added = total - size
+    given = len(offered["cards"])
+    text = (
+        f"{v.does(by, 'takes')} {v.whose(victim) if victim is not None else 'their'} "
+        f"{NAME[gift]} ({cards(size)}) in a swap"
+    )
+    if added > 0:
+        text += (
+            f", adding {cards(added)} of it from {v.their(by)} hand "
+            f"(now {cards(total)}, {_points(VALUE[gift] * total)})"
+        )
+    getter = v.does(victim, "gets") if victim is not None else "the other player gets"
+    text += (
+        f"; {getter} {v.whose(by)} {NAME[give]} "
+        f"({cards(given)}, {_points(VALUE[give] * given)}) in return"
+    )
+    return f"{text}{rest}."
 
 
-def _tell_ask(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_ask(event: Event, v: Voice, before: View, after: View) -> str:
     by = _seat(event.get("by"))
-    who = seat_ref(by) if by is not None else "A player"
     gift = gift_of(event.get("gift"))
     what = f"one {NAME[gift]} card" if gift else "a card"
-    return f"{who} asks the other players for {what}, offering a blind card in return."
+    return f"{v.does(by, 'asks')} the other players for {what}, offering a blind card in return."
 
 
-def _tell_answer(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_answer(event: Event, v: Voice, before: View, after: View) -> str:
     by = _seat(event.get("by"))
-    who = seat_ref(by) if by is not None else "A player"
     trade = trade_of(before)
     asker, gift = _seat(trade.get("asker")), gift_of(trade.get("gift"))
-    to = seat_ref(asker) if asker is not None else "the asker"
+    to = v.who(asker) if asker is not None else "the asker"
     what = f"one {NAME[gift]} card" if gift else "the card asked for"
+    rest = f"{turn_over(v, event, before, after)}{ending(v, before, after)}"
     if event.get("yes") is True:
-        return f"{who} says yes and hands {to} {what}."
+        return f"{v.does(by, 'says')} yes and {v.verb(by, 'hands')} {to} {what}."
     if after and not after.get("trade") and after.get("asked"):
-        return f"{who} says no, so nobody trades with {to} this turn."
+        return f"{v.does(by, 'says')} no, so nobody trades with {to} this turn{rest}."
     if asker is not None:
-        return f"{who} says no to {to}'s ask for {what}."
-    return f"{who} says no."
+        return f"{v.does(by, 'says')} no to {v.whose(asker)} ask for {what}."
+    return f"{v.does(by, 'says')} no."
 
 
-def _tell_pick(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_pick(event: Event, v: Voice, before: View, after: View) -> str:
     by = _seat(event.get("by"))
-    who = seat_ref(by) if by is not None else "A player"
     position = event.get("position")
     nth = ordinal(position + 1) if isinstance(position, int) else "one"
     trade = trade_of(before)
     asker = _seat(trade.get("asker"))
-    whose = f"{seat_ref(asker)}'s" if asker is not None else "the asker's"
+    whose = v.whose(asker) if asker is not None else "the asker's"
     card = None
     order = trade.get("order")
     if isinstance(order, list) and isinstance(position, int) and 0 <= position < len(order):
         card = order[position]
-    elif seat is not None and seat == by:
-        got = new_cards(before, after, seat)
+    elif v.mine(by):
+        got = new_cards(before, after, by)
         card = got[0] if len(got) == 1 else None
-    text = f"{who} picks the {nth} of {whose} face-down cards"
+    text = f"{v.does(by, 'picks')} the {nth} of {whose} face-down cards"
     if card:
         text += f": {valued(card)}"
-    return f"{text}."
+    return f"{text}{turn_over(v, event, before, after)}{ending(v, before, after)}."
 
 
-def _tell_pass(event: Event, seat: int | None, before: View, after: View) -> str:
+def _tell_pass(event: Event, v: Voice, before: View, after: View) -> str:
     by = _seat(event.get("by"))
-    who = seat_ref(by) if by is not None else "A player"
+    rest = f"{turn_over(v, event, before, after)}{ending(v, before, after)}"
     if before and before.get("actions_done"):
-        return f"{who} ends their turn{ending(before, after)}."
-    return f"{who} passes{ending(before, after)}."
+        return f"{v.does(by, 'ends')} {v.their(by)} turn{rest}."
+    return f"{v.does(by, 'passes')}{rest}."
 
 
 _TELLERS = {

@@ -15,6 +15,7 @@ from games.base import CardInfo, Event, and_list, seat_ref
 from games.base import ordinal as base_ordinal
 from games.gift_swap.cards import CARDS, GREEN, NEON, POLAROID, RED, REGIFT, REWRAP, TRADE
 from games.gift_swap.state import ASIDE
+from games.voice import Voice, capital, final_scores, points, signed
 
 JSON = Any
 View = dict[str, JSON] | None
@@ -150,15 +151,17 @@ def _placed_card(view: View, seat: Any) -> str | None:
     return None
 
 
-def _where(row: Any, index: int, by: Any, *, mine: str = "their") -> str:
-    """'{p1}'s 2nd card', 'their 2nd card', 'the 2nd set-aside card'."""
+def _where(row: Any, index: int, by: Any, *, mine: str = "their", v: Voice | None = None) -> str:
+    """'{p1}'s 2nd card', 'your 2nd card', 'their 2nd card', 'the 2nd set-aside card'."""
     if row == ASIDE:
         return f"the {ordinal(index)} set-aside card"
     seat = _seat(row)
     if seat == by:
         return f"{mine} {ordinal(index)} card"
-    who = seat_ref(seat) if seat is not None else "another player"
-    return f"{who}'s {ordinal(index)} card"
+    if seat is None:
+        return f"another player's {ordinal(index)} card"
+    whose = v.whose(seat) if v is not None else f"{seat_ref(seat)}'s"
+    return f"{whose} {ordinal(index)} card"
 
 
 def _named(place: str, card: str | None) -> str:
@@ -173,14 +176,14 @@ def _named(place: str, card: str | None) -> str:
 def tell(event: Event, seat: int | None, before: View, after: View) -> str:
     """One sentence for an event view, from the views around it (see the module doc)."""
     kind = event.get("do")
-    by = _seat(event.get("by"))
-    who = seat_ref(by) if by is not None else "A player"
+    v = Voice(seat)
     teller = _TELLERS.get(str(kind))
-    text = teller(event, who, before, after) if teller else f"{who} makes a move"
-    return text + _aftermath(before, after) + "."
+    by = _seat(event.get("by"))
+    text = teller(event, v, before, after) if teller else f"{v.does(by, 'makes')} a move"
+    return capital(text + _aftermath(v, before, after) + ".")
 
 
-def _tell_deal(event: Event, who: str, before: View, after: View) -> str:
+def _tell_deal(event: Event, v: Voice, before: View, after: View) -> str:
     hand = event.get("hand")
     if isinstance(hand, list) and hand:
         names = [card_name(c) or "a card" for c in hand]
@@ -197,37 +200,40 @@ def _tell_deal(event: Event, who: str, before: View, after: View) -> str:
     return "The cards are shuffled and dealt"
 
 
-def _tell_arrange(event: Event, who: str, before: View, after: View) -> str:
+def _tell_arrange(event: Event, v: Voice, before: View, after: View) -> str:
+    by = _seat(event.get("by"))
     order = event.get("order")
+    row = f"{v.does(by, 'arranges')} {v.their(by)} row face down"
     if isinstance(order, list) and order:
         names = [card_name(c) or "a card" for c in order]
-        return f"{who} arranges their row face down, left to right: {and_list(names)}"
-    return f"{who} arranges their row face down"
+        return f"{row}, left to right: {and_list(names)}"
+    return row
 
 
-def _tell_swap(event: Event, who: str, before: View, after: View) -> str:
+def _tell_swap(event: Event, v: Voice, before: View, after: View) -> str:
     by, other = event.get("by"), event.get("with_seat")
     i, j = _index(event.get("card")), _index(event.get("with_card"))
-    mine = _named(f"their {ordinal(i)} card", _slot_card(before, by, i))
-    theirs = _named(_where(other, j, by), _slot_card(before, other, j))
-    return f"{who} swaps {mine} with {theirs}, face down"
+    mine = _named(f"{v.their(by)} {ordinal(i)} card", _slot_card(before, by, i))
+    theirs = _named(_where(other, j, by, v=v), _slot_card(before, other, j))
+    return f"{v.does(by, 'swaps')} {mine} with {theirs}, face down"
 
 
-def _tell_choose(event: Event, who: str, before: View, after: View) -> str:
+def _tell_choose(event: Event, v: Voice, before: View, after: View) -> str:
+    by = event.get("by")
     choice = event.get("choice")
     if event.get("hidden") or choice not in ("keep", "open"):
-        return f"{who} makes a secret choice, Keep or Open"
-    by = event.get("by")
+        return f"{v.does(by, 'makes')} a secret choice, Keep or Open"
     task = _task(before)
     seats = task.get("seats") if task.get("task") == "choose" else None
     chosen = task.get("chosen")
     chosen = chosen if isinstance(chosen, list) else []
     waiting = [s for s in seats if s not in chosen] if isinstance(seats, list) else None
     if waiting is not None and waiting != [by]:
-        return f"{who} secretly chooses to {choice}"
+        return f"{v.does(by, 'secretly chooses')} to {choice}"
+    new_card = f"{v.their(by)} new card"
     if after is None:
-        return f"{who} chooses to {choice} their new card"
-    text = f"{who} " + _outcome(choice, _placed_card(after, by), "their new card", present=True)
+        return f"{v.does(by, 'chooses')} to {choice} {new_card}"
+    text = _outcome(v, by, choice, _placed_card(after, by), new_card, present=True)
     revealed = after.get("last_choices")
     for entry in revealed if isinstance(revealed, list) else []:
         if not isinstance(entry, dict) or entry.get("seat") == by:
@@ -236,15 +242,21 @@ def _tell_choose(event: Event, who: str, before: View, after: View) -> str:
         if other is None or entry.get("choice") not in ("keep", "open"):
             continue
         card = _placed_card(after, other)
-        text += f"; {seat_ref(other)} " + _outcome(
-            str(entry["choice"]), card, "theirs", present=False
+        text += "; " + _outcome(
+            v, other, str(entry["choice"]), card, "yours" if v.mine(other) else "theirs",
+            present=False,
         )
     return text
 
 
-def _outcome(choice: str, card: str | None, what: str, *, present: bool) -> str:
-    """'keeps their new card (Nice Gift 6)', 'had chosen to open theirs: Quirky Gift 2 (rewrap)'."""
-    verb = ("keeps" if choice == "keep" else "opens") if present else f"had chosen to {choice}"
+def _outcome(
+    v: Voice, seat: Any, choice: str, card: str | None, what: str, *, present: bool
+) -> str:
+    """'{p1} keeps their new card (Nice Gift 6)', 'you had chosen to open yours: Quirky Gift 2'."""
+    if present:
+        verb = v.does(seat, "keeps" if choice == "keep" else "opens")
+    else:
+        verb = f"{v.who(seat)} had chosen to {choice}"
     if choice == "keep":
         name = card_name(card)
         return f"{verb} {what} ({name})" if name else f"{verb} {what} face down"
@@ -252,12 +264,13 @@ def _outcome(choice: str, card: str | None, what: str, *, present: bool) -> str:
     return f"{verb} {what}: {shown}" if shown else f"{verb} {what} face up"
 
 
-def _tell_place(event: Event, who: str, before: View, after: View) -> str:
+def _tell_place(event: Event, v: Voice, before: View, after: View) -> str:
+    by = event.get("by")
     pos = _index(event.get("pos"))
     task = _task(before)
     name = card_name(task.get("card")) if task.get("task") == "place" else None
-    what = name or "the card they received"
-    return f"{who} places {what} as the {ordinal(pos)} card of their row"
+    what = name or ("the card you received" if v.mine(by) else "the card they received")
+    return f"{v.does(by, 'places')} {what} as the {ordinal(pos)} card of {v.their(by)} row"
 
 
 def _effect_card(before: View) -> str | None:
@@ -265,48 +278,50 @@ def _effect_card(before: View) -> str | None:
     return card_name(task.get("card")) if task.get("task") == "effect" else None
 
 
-def _tell_decline(event: Event, who: str, before: View, after: View) -> str:
+def _tell_decline(event: Event, v: Voice, before: View, after: View) -> str:
+    by = event.get("by")
     task = _task(before)
     name = _effect_card(before)
     effect = task.get("effect") if task.get("effect") in (REGIFT, REWRAP, TRADE) else None
     if name and effect:
-        return f"{who} does not use the {effect} effect of {name}"
-    return f"{who} does not use the card's effect"
+        return f"{v.does(by, 'does')} not use the {effect} effect of {name}"
+    return f"{v.does(by, 'does')} not use the card's effect"
 
 
-def _tell_regift(event: Event, who: str, before: View, after: View) -> str:
+def _tell_regift(event: Event, v: Voice, before: View, after: View) -> str:
     row, index, by = event.get("row"), _index(event.get("card")), event.get("by")
-    target = _named(_where(row, index, by, mine="their own"), _slot_card(before, row, index))
+    own_row = "your own" if v.mine(by) else "their own"
+    target = _named(_where(row, index, by, mine=own_row, v=v), _slot_card(before, row, index))
     own = _effect_card(before)
     if own:
-        return f"{who} regifts {own}, swapping it for {target}"
-    return f"{who} regifts their card, swapping it for {target}"
+        return f"{v.does(by, 'regifts')} {own}, swapping it for {target}"
+    return f"{v.does(by, 'regifts')} {v.their(by)} card, swapping it for {target}"
 
 
-def _tell_rewrap(event: Event, who: str, before: View, after: View) -> str:
+def _tell_rewrap(event: Event, v: Voice, before: View, after: View) -> str:
     row, index, by = event.get("row"), _index(event.get("card")), event.get("by")
     card = card_name(_slot_card(before, row, index))
-    place = _where(row, index, by)
+    place = _where(row, index, by, mine=v.their(by), v=v)
     own = _effect_card(before)
     using = f" with {own}" if own else ""
     if card:
-        return f"{who} rewraps{using}: {place} ({card}) is turned face down"
-    return f"{who} rewraps{using}: {place} is turned face down"
+        return f"{v.does(by, 'rewraps')}{using}: {place} ({card}) is turned face down"
+    return f"{v.does(by, 'rewraps')}{using}: {place} is turned face down"
 
 
-def _tell_trade(event: Event, who: str, before: View, after: View) -> str:
+def _tell_trade(event: Event, v: Voice, before: View, after: View) -> str:
     row, index, by = event.get("row"), _index(event.get("card")), event.get("by")
-    target = _named(_where(row, index, by), _slot_card(before, row, index))
-    own = _effect_card(before) or "their card"
-    return f"{who} trades {own} for {target}, both face up"
+    target = _named(_where(row, index, by, mine=v.their(by), v=v), _slot_card(before, row, index))
+    own = _effect_card(before) or f"{v.their(by)} card"
+    return f"{v.does(by, 'trades')} {own} for {target}, both face up"
 
 
-def _tell_flip(event: Event, who: str, before: View, after: View) -> str:
+def _tell_flip(event: Event, v: Voice, before: View, after: View) -> str:
+    by = event.get("by")
     index = _index(event.get("card"))
-    shown = with_effect(_slot_card(after, event.get("by"), index))
-    if shown:
-        return f"{who} flips their {ordinal(index)} card face up: {shown}"
-    return f"{who} flips their {ordinal(index)} card face up"
+    shown = with_effect(_slot_card(after, by, index))
+    flips = f"{v.does(by, 'flips')} {v.their(by)} {ordinal(index)} card face up"
+    return f"{flips}: {shown}" if shown else flips
 
 
 _TELLERS = {
@@ -323,8 +338,8 @@ _TELLERS = {
 }
 
 
-def _aftermath(before: View, after: View) -> str:
-    """What the event set off: the special condition, or the end of the game."""
+def _aftermath(v: Voice, before: View, after: View) -> str:
+    """What the event set off: the special condition, or the end of the game and its scores."""
     if before is None or after is None or before.get("phase") == after.get("phase"):
         return ""
     if after.get("phase") == "special":
@@ -336,11 +351,36 @@ def _aftermath(before: View, after: View) -> str:
     scores = result.get("scores") if isinstance(result, dict) else None
     if not isinstance(winners, list) or not winners or not isinstance(scores, list):
         return "; a row is all face up, so the game ends"
-    names = and_list([seat_ref(w) for w in winners if _seat(w) is not None])
+    seats = [w for w in winners if _seat(w) is not None]
     best = scores[winners[0]]
-    verb = "wins" if len(winners) == 1 else "share the win"
-    amount = f"{best} point" if abs(best) == 1 else f"{best} points"
-    return f"; a row is all face up, so the game ends and {names} {verb} with {amount}"
+    text = (
+        f"; a row is all face up, so the game ends and "
+        f"{v.many(seats, 'wins', 'share the win')} with {points(best)}"
+    )
+    breakdown = result.get("details", {}).get("breakdown") if isinstance(result, dict) else None
+    notes = [_score_note(b) for b in breakdown] if isinstance(breakdown, list) else []
+    return f"{text}; {final_scores(v, scores, notes)}"
+
+
+def _score_note(part: Any) -> str:
+    """ "Party Props 6, Nice Gifts +3, Quirky Gifts -1" for one row's score breakdown.
+
+    Quirky Gifts score minus their icons, or plus for the King of Quirky Gifts (three or
+    more of them), which the note then says.
+    """
+    if not isinstance(part, dict):
+        return ""
+    props, nice, quirky = (
+        part.get("party_prop_points"),
+        part.get("nice_points"),
+        part.get("quirky_points"),
+    )
+    if not all(isinstance(x, int) for x in (props, nice, quirky)):
+        return ""
+    note = f"Party Props {props}, Nice Gifts {signed(nice)}, Quirky Gifts {signed(quirky)}"
+    if part.get("king_of_quirky_gifts"):
+        note += " as King of Quirky Gifts"
+    return note
 
 
 # -- what a seat may do --------------------------------------------------------------

@@ -27,6 +27,7 @@ from games.gift_trap.cards import (
     TOKENS,
     gift_name,
 )
+from games.voice import Voice, capital, final_scores, signed
 
 TOKEN_WORDS: dict[str, str] = {"great": "GREAT", "good": "GOOD", "ok": "OK", "no_way": "NO WAY"}
 PACK_ICONS: dict[str, str] = {"yellow": "🎈", "red": "🎀", "blue": "💎", "black": "👑"}
@@ -83,18 +84,43 @@ def _player(view: Mapping[str, Any] | None, seat: Any) -> Mapping[str, Any]:
     return players[seat] if 0 <= seat < len(players) else {}
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
-
-
-def _round_end(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> str:
+def _round_end(v: Voice, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> str:
     if not before or not after:
         return ""
     if after.get("phase") == "over":
-        return "; that ends the game"
+        return _game_over(v, before, after)
     if after.get("round") != before.get("round"):
         return f"; that ends round {before.get('round')}"
     return ""
+
+
+def _game_over(v: Voice, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """How the game ended, who won and why, and every seat's GIVE and GET track."""
+    result = after.get("result")
+    details = result.get("details") if isinstance(result, Mapping) else None
+    if not isinstance(result, Mapping) or not isinstance(details, Mapping):
+        return "; that ends the game"
+    winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
+    scores = list(result.get("scores") or [])
+    gifted = [p for p in details.get("gifted") or [] if isinstance(p, int)]
+    zone = details.get("zone_from")
+    text = f"; that ends round {before.get('round')} and the game"
+    win = v.many(winners, "wins", "share the win")
+    if gifted:
+        zone_words = f" (from space {zone})" if isinstance(zone, int) else ""
+        text += f": {v.many(gifted, 'has', 'have')} both markers in the Gifted Zone{zone_words}"
+        if set(winners) == set(gifted):
+            text += f", so {win}"
+        else:
+            text += f", and of them {win} with the most points"
+    else:
+        text += f": the last round is played, nobody reached the Gifted Zone, and {win}"
+        text += " with the most points"
+    give, get = details.get("give_track"), details.get("get_track")
+    notes: list[str] = []
+    if isinstance(give, list) and isinstance(get, list) and len(give) == len(get) == len(scores):
+        notes = [f"GIVE {a} + GET {b}" for a, b in zip(give, get, strict=True)]
+    return f"{text}; {final_scores(v, scores, notes, rule='the GIVE track plus the GET track')}"
 
 
 # -- events that happened ----------------------------------------------------------------
@@ -105,42 +131,50 @@ def tell(
     after: Mapping[str, Any] | None,
 ) -> str:
     """One sentence for an event view, from the views around it (see module docstring)."""
+    return capital(_tell(event, Voice(seat), before, after))
+
+
+def _tell(
+    event: Event, v: Voice, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+) -> str:
     kind = event.get("do")
     by = event.get("by")
-    who = _seat(by)
     if kind == "choose_pack":
         pack = str(event.get("pack"))
         when = f" for round {before['round']}" if before else ""
-        return f"{who} chooses {pack_words(pack)}{when}."
+        return f"{v.does(by, 'chooses')} {pack_words(pack)}{when}."
     if kind == "deal":
-        return _tell_deal(event, before)
+        return _tell_deal(event, v, before)
     if kind == "give":
-        return _tell_give(event, before)
+        return _tell_give(event, v, before)
     if kind == "get":
         if event.get("hidden"):
             placed = _player(after, by).get("get_tokens_placed")
             count = f" ({placed} of 4 placed)" if isinstance(placed, int) else ""
-            return f"{who} places a GET token face down{count}."
+            return f"{v.does(by, 'places')} a GET token face down{count}."
         token = TOKEN_WORDS.get(str(event.get("token")), "a GET")
-        return f"{who} puts the {token} token on {gift_words(event.get('gift'), before)}."
+        return f"{v.does(by, 'puts')} the {token} token on {gift_words(event.get('gift'), before)}."
     if kind == "get_more":
         if event.get("hidden"):
-            return f"{who} makes a secret choice with the Get More card."
+            return f"{v.does(by, 'makes')} a secret choice with the Get More card."
         giver = event.get("from")
         if giver is None:
-            return f"{who} keeps the Get More card in hand this round."
-        return f"{who} slides the Get More card under {_seat(giver)}'s GIVE token."
+            return f"{v.does(by, 'keeps')} the Get More card in hand this round."
+        return f"{v.does(by, 'slides')} the Get More card under {v.whose(giver)} GIVE token."
     if kind == "reveal_gets":
-        return _tell_reveal_gets(by, before, after)
+        return _tell_reveal_gets(v, by, before, after)
     if kind == "reveal":
-        return _tell_reveal(event, before, after)
+        return _tell_reveal(event, v, before, after)
     if kind == "gifttrap":
         gift = gift_words(event.get("gift"), before, after)
-        return f"{who} shouts GiftTRAP and blocks {gift} for the rest of the round."
-    return f"{who} makes a move."
+        return (
+            f"{v.does(by, 'shouts')} GiftTRAP and {v.verb(by, 'blocks')} {gift} "
+            "for the rest of the round."
+        )
+    return f"{v.does(by, 'makes')} a move."
 
 
-def _tell_deal(event: Event, before: Mapping[str, Any] | None) -> str:
+def _tell_deal(event: Event, v: Voice, before: Mapping[str, Any] | None) -> str:
     cards, sides = event.get("cards"), event.get("sides")
     if not isinstance(cards, list) or not isinstance(sides, list) or len(cards) != len(sides):
         return "The gifts are dealt onto the grid."
@@ -153,26 +187,25 @@ def _tell_deal(event: Event, before: Mapping[str, Any] | None) -> str:
     if pack is None and cards and cards[0] in CARD_PACK:
         pack = CARD_PACK[cards[0]]
     what = f"{len(cards)} {pack} gifts" if pack else f"{len(cards)} gifts"
-    dealer = f"{_seat(before['dealer'])} deals" if before else "The dealer deals"
+    dealer = v.does(before["dealer"], "deals") if before else "The dealer deals"
     return f"{dealer} {what} onto the grid: {_and(faces)}."
 
 
-def _tell_give(event: Event, before: Mapping[str, Any] | None) -> str:
-    who, to = _seat(event.get("by")), _seat(event.get("to"))
+def _tell_give(event: Event, v: Voice, before: Mapping[str, Any] | None) -> str:
+    by, to = event.get("by"), v.who(event.get("to"))
     if event.get("hidden") or "gift" not in event:
-        return f"{who} gives {to} a GIVE token, face down."
+        return f"{v.does(by, 'gives')} {to} a GIVE token, face down."
     more = ", with the Give More card" if event.get("more") else ""
-    return f"{who} gives {to} {gift_words(event.get('gift'), before)}, face down{more}."
+    return f"{v.does(by, 'gives')} {to} {gift_words(event.get('gift'), before)}, face down{more}."
 
 
 def _tell_reveal_gets(
-    by: Any, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+    v: Voice, by: Any, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
 ) -> str:
-    who = _seat(by)
     player = _player(after, by)
     tokens = player.get("get_tokens")
     if not isinstance(tokens, Mapping):
-        return f"{who} turns over the four GET tokens."
+        return f"{v.does(by, 'turns')} over the four GET tokens."
     parts = [
         f"{TOKEN_WORDS[tok]} on {gift_words(tokens[tok], before, after)}"
         for tok in TOKENS
@@ -182,10 +215,10 @@ def _tell_reveal_gets(
     if "get_more" in player:
         choice = player["get_more"]
         if isinstance(choice, int) and not isinstance(choice, bool):
-            more = f", with Get More under {_seat(choice)}'s GIVE token"
+            more = f", with Get More under {v.whose(choice)} GIVE token"
         elif choice is None:
             more = ", keeping Get More in hand"
-    return f"{who} turns over the GET tokens: {_and(parts)}{more}."
+    return f"{v.does(by, 'turns')} over {v.their(by)} GET tokens: {_and(parts)}{more}."
 
 
 MATCH_WORDS: dict[str, str] = {
@@ -198,10 +231,9 @@ MATCH_WORDS: dict[str, str] = {
 
 
 def _tell_reveal(
-    event: Event, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+    event: Event, v: Voice, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
 ) -> str:
     by, giver = event.get("by"), event.get("from")
-    who, from_ = _seat(by), _seat(giver)
     entry: Mapping[str, Any] = {}
     if after:
         for item in reversed(after.get("round_log", ())):
@@ -209,31 +241,56 @@ def _tell_reveal(
                 entry = item
                 break
     if not entry:
-        return f"{who} turns over the GIVE token from {from_}."
+        return f"{v.does(by, 'turns')} over the GIVE token from {v.who(giver)}."
     gift = gift_words(entry.get("gift"), before, after)
-    head = f"{who} turns over {gift} from {from_}"
-    end = _round_end(before, after)
+    head = f"{v.does(by, 'turns')} over {gift} from {v.who(giver)}"
+    end = _round_end(v, before, after)
     match = entry.get("match")
     if match == "trapped":
         return f"{head}, but it is GiftTRAPped so nobody moves{end}."
-    give = move_words("GIVE", from_, match, entry.get("give_move"), entry.get("give_more"))
-    get = move_words("GET", who, match, entry.get("get_move"), entry.get("get_more"))
-    return f"{head}, {MATCH_WORDS.get(str(match), 'scored')}: {give} and {get}{end}."
+    give = move_sentence(v, "GIVE", giver, match, entry.get("give_move"), entry.get("give_more"))
+    get = move_sentence(v, "GET", by, match, entry.get("get_move"), entry.get("get_more"))
+    return f"{head}, {MATCH_WORDS.get(str(match), 'scored')}: {give}, and {get}{end}."
+
+
+def _wanted(match: Any, doubled: Any) -> int:
+    return TOKEN_VALUE.get(str(match), NO_MATCH_VALUE) * (2 if doubled else 1)
+
+
+def move_sentence(v: Voice, track: str, seat: Any, match: Any, moved: Any, doubled: Any) -> str:
+    """ "{p1} moves 6 up the GIVE track (doubled by Give More)", "your GET marker stays at GO".
+
+    ``match`` and ``moved`` are a ``round_log`` entry's fields. A marker cannot go below GO
+    (the start) nor past the end of its track, so it may move less than the match says.
+    """
+    wanted = _wanted(match, doubled)
+    moved = moved if isinstance(moved, int) else wanted
+    more = f" (doubled by {track.capitalize()} More)" if doubled else ""
+    if moved == 0 and wanted != 0:
+        where = "at the end of the track" if wanted > 0 else "at GO, the start"
+        return f"{v.whose(seat)} {track} marker stays {where}{more}"
+    way = "up" if moved > 0 else "back down"
+    text = f"{v.does(seat, 'moves')} {abs(moved)} {way} the {track} track"
+    if moved != wanted:
+        text += ", to the end of the track" if wanted > 0 else ", back to GO, the start"
+        text += f" ({abs(wanted)} called for)"
+    return text + more
 
 
 def move_words(track: str, who: str, match: Any, moved: Any, doubled: Any) -> str:
-    """'GIVE +6 for {p1} (Give More)'; a marker held at GO or GIFTED says so.
+    """'GIVE +6 for Ben (Give More)': one track's move in short, for the drawn table.
 
-    ``match`` and ``moved`` are a ``round_log`` entry's fields; ``who`` is any
-    name (a placeholder in sentences, a player's name on the drawn table).
+    A marker held at the end of its track or at GO says so in words.
     """
-    value = TOKEN_VALUE.get(str(match), NO_MATCH_VALUE)
-    wanted = value * (2 if doubled else 1)
+    wanted = _wanted(match, doubled)
     moved = moved if isinstance(moved, int) else wanted
-    text = f"{track} {_signed(moved)} for {who}"
+    text = f"{track} {signed(moved)} for {who}"
     notes = [f"{track.capitalize()} More"] if doubled else []
     if moved != wanted:
-        notes.append("stops at GO" if wanted < 0 else "stops at GIFTED")
+        if wanted > 0:
+            notes.append("already at the end of the track" if moved == 0 else "reaches the end")
+        else:
+            notes.append("already at GO, the start" if moved == 0 else "stops at GO, the start")
     return text + (f" ({', '.join(notes)})" if notes else "")
 
 

@@ -34,6 +34,7 @@ from games.secret_santa.cards import (
     TEAPOT,
 )
 from games.secret_santa.state import GUEST
+from games.voice import Voice, capital, final_scores
 
 GUEST_NAME = "the Unexpected guest"
 
@@ -200,53 +201,71 @@ def _taken_card(
     return None
 
 
-def _where(by: int, source: Any, index: int, colour: str | None, *, you: bool) -> str:
-    """'Ben's 3rd card in hand (blue back)', 'the Unexpected guest's 1st face-down card'."""
+def _where(
+    by: int, source: Any, index: int, colour: str | None, *, v: Voice | None = None
+) -> str:
+    """'Ben's 3rd card in hand (blue back)', 'the Unexpected guest's 1st face-down card'.
+
+    ``v`` words the seats for a viewer; without it (a move label) the mover is "you".
+    """
     place = ordinal(index + 1)
     if source == GUEST:
         text = f"{GUEST_NAME}'s {place} face-down card"
     elif source == by:
-        text = f"{'your' if you else 'their'} own {place} card in hand"
+        own = v.their(by) if v is not None else "your"
+        text = f"{own} own {place} card in hand"
     else:
-        text = f"{seat_ref(source)}'s {place} card in hand"
+        whose = v.whose(source) if v is not None else f"{seat_ref(source)}'s"
+        text = f"{whose} {place} card in hand"
     return f"{text} ({colour} back)" if colour else text
 
 
-def _owner(by: int, source: Any) -> str:
+def _owner(v: Voice, by: int, source: Any) -> str:
     if source == GUEST:
         return f"{GUEST_NAME}'s face-down"
     if source == by:
-        return "their own"
-    return f"{seat_ref(source)}'s"
+        return f"{v.their(by)} own"
+    return v.whose(source)
 
 
 # -- what follows an event -------------------------------------------------------------
 
 
-def _aftermath(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> str:
-    """'; {p2} now gives the guest a card' or '; that ends round 2 (...)', or ''."""
+def _aftermath(
+    v: Voice, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+) -> str:
+    """'; {p2} must now give the guest a card' or '; that ends round 2 (...)', or ''."""
     if before is None or after is None:
         return ""
     phase = after.get("phase")
     if phase == "give" and _is_seat(after.get("giver")):
-        return f"; {seat_ref(after['giver'])} must now give the guest a card, face up"
+        return f"; {v.does(after['giver'], 'must')} now give the guest a card, face up"
     if before.get("phase") not in ("take", "give") or phase not in ("deal", "over"):
         return ""
     rounds = after.get("round_scores")
     last = rounds[-1] if isinstance(rounds, list) and rounds else None
     if not isinstance(last, list) or not all(isinstance(s, int) for s in last):
         return "; that ends the round"
-    scored = ", ".join(f"{seat_ref(s)} {points(score)}" for s, score in enumerate(last))
+    scored = ", ".join(f"{v.who(s)} {points(score)}" for s, score in enumerate(last))
     round_no = before.get("round")
     text = f"; that ends round {round_no} ({scored})" if _is_seat(round_no) else ""
     text = text or f"; that ends the round ({scored})"
     winners = after.get("winners")
     totals = after.get("totals")
     if phase == "over" and isinstance(winners, list) and winners and isinstance(totals, list):
-        names = and_list([seat_ref(w) for w in winners if _is_seat(w)])
+        seats = [w for w in winners if _is_seat(w)]
         best = max(totals)
-        verb = "wins" if len(winners) == 1 else "share the win"
-        text += f" and {names} {verb} the game with {points(best)}"
+        verb = v.many(seats, "wins", "share the win")
+        text += f", and {verb} the game with {points(best)}"
+        per_seat = [
+            [r[s] for r in rounds if isinstance(r, list) and s < len(r)] for s in range(len(totals))
+        ]
+        added_up = len(rounds) > 1 and all(
+            sum(parts) == total for parts, total in zip(per_seat, totals, strict=True)
+        )
+        notes = [" + ".join(map(str, parts)) for parts in per_seat] if added_up else []
+        rule = "every round's score added up" if added_up else ""
+        text += f"; {final_scores(v, totals, notes, rule=rule)}"
     return text
 
 
@@ -259,24 +278,28 @@ def tell(
     before: Mapping[str, Any] | None,
     after: Mapping[str, Any] | None,
 ) -> str:
-    """One sentence for an event view (see ``BaseEngine.tell``)."""
+    """One sentence for an event view (see ``BaseEngine.tell``), "you" for ``seat``."""
+    v = Voice(seat)
     kind = event.get("do")
     if kind == "deal":
-        return _tell_deal(event, before, after)
+        return _tell_deal(event, v, before, after)
     by = event.get("by")
     if not _is_seat(by):
         return "Something happens at the table."
     if kind == "take":
-        return _tell_take(event, by, seat, before, after)
+        return capital(_tell_take(event, by, v, before, after))
     if kind == "give":
         card = event.get("card")
         what = card_phrase(card) if isinstance(card, str) and card in CATALOG else "a card"
-        return f"{seat_ref(by)} gives {what} to {GUEST_NAME}, face up{_aftermath(before, after)}."
-    return f"{seat_ref(by)} makes a move."
+        return capital(
+            f"{v.does(by, 'gives')} {what} to {GUEST_NAME}, face up{_aftermath(v, before, after)}."
+        )
+    return capital(f"{v.does(by, 'makes')} a move.")
 
 
 def _tell_deal(
     event: Mapping[str, Any],
+    v: Voice,
     before: Mapping[str, Any] | None,
     after: Mapping[str, Any] | None,
 ) -> str:
@@ -295,27 +318,27 @@ def _tell_deal(
         parts.append(f"{GUEST_NAME} shows {cards_phrase(face_up)} face up")
     first = before.get("first_player") if before is not None else None
     if _is_seat(first):
-        parts.append(f"{seat_ref(first)} plays first")
+        parts.append(f"{v.does(first, 'plays')} first")
     return opening + (": " + "; ".join(parts) if parts else "") + "."
 
 
 def _tell_take(
     event: Mapping[str, Any],
     by: int,
-    seat: int | None,
+    v: Voice,
     before: Mapping[str, Any] | None,
     after: Mapping[str, Any] | None,
 ) -> str:
     where = _source(event)
     if where is None:
-        return f"{seat_ref(by)} takes a card."
+        return f"{v.does(by, 'takes')} a card."
     source, index = where
     card = _taken_card(by, source, index, before, after)
-    rest = _aftermath(before, after)
+    rest = _aftermath(v, before, after)
     if card is not None:
-        return f"{seat_ref(by)} takes {_owner(by, source)} {card_phrase(card)}{rest}."
+        return f"{v.does(by, 'takes')} {_owner(v, by, source)} {card_phrase(card)}{rest}."
     colour = _back(before, source, index)
-    return f"{seat_ref(by)} takes {_where(by, source, index, colour, you=False)}{rest}."
+    return f"{v.does(by, 'takes')} {_where(by, source, index, colour, v=v)}{rest}."
 
 
 # -- move labels ----------------------------------------------------------------------
@@ -336,7 +359,7 @@ def tell_move(event: Mapping[str, Any], seat: int, before: Mapping[str, Any]) ->
             if card is not None:
                 return f"Take your own {place} card: {card_phrase(card)}."
             return f"Take your own {place} card."
-        return f"Take {_where(seat, source, index, colour, you=True)}."
+        return f"Take {_where(seat, source, index, colour)}."
     if kind == "give":
         card = event.get("card")
         if not isinstance(card, str) or card not in CATALOG:

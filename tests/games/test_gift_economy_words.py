@@ -98,7 +98,10 @@ def test_shuffle_tells_each_seat_its_own_cards_only():
     assert "Food 7" not in mine  # seat 1's card
     safe(mine, state, event, after, 0, 3)
     theirs, _ = told(state, event, 1)
-    assert "you get Food 3, Food 7, Tools 8, Medicine 1, Medicine 2 and Luxuries 9." in theirs
+    assert theirs.endswith(
+        "you get Food 3, Food 7, Tools 8, Medicine 1, Medicine 2 and Luxuries 9; "
+        "{p0} starts and draws 2 cards."
+    )
     assert "drawing" not in theirs
     assert "Luxuries 6" not in theirs
     assert E.describe(event, 1) == "The cards are shuffled and dealt."  # no state: hidden
@@ -117,7 +120,7 @@ def test_offer_is_public_with_the_counter_range():
     for seat in (None, 0, 1, 2):
         text, _ = told(state, event, seat)
         assert text == (
-            "{p0} offers Luxuries 6 (6 points of luxuries); "
+            ("You offer" if seat == 0 else "{p0} offers") + " Luxuries 6 (6 points of luxuries); "
             "a counter must be worth 7 to 9 points of one resource."
         )
     two = {"by": 0, "do": "offer", "cards": ["ge-food-2"]}
@@ -142,7 +145,10 @@ def test_counter_decline_and_the_call_to_accept():
     assert text == "{p1} counters with Tools 8 (8 points of tools)."
     decline = {"by": 2, "do": "decline"}
     text, _after = told(state, decline, 0)
-    assert text == "{p2} declines to counter; {p0} may now accept one counter."
+    assert text == "{p2} declines to counter; you may now accept one counter."
+    assert told(state, decline, 1)[0] == (
+        "{p2} declines to counter; {p0} may now accept one counter."
+    )
     assert E.label(decline, 2, state) == "Decline: make no counter."
     labels = [E.label(e, 2, state) for e in E.legal_events(state, 2)]
     assert labels[-1] == "Decline: make no counter."
@@ -186,9 +192,14 @@ def test_accept_tells_the_swap_and_labels_name_each_counter():
     )
     accept = {"by": 0, "do": "accept", "seat": 1}
     assert E.label(accept, 0, state) == "Accept {p1}'s Tools 8 (8 points of tools)."
-    for seat in (None, 0, 1, 2):
-        text, _ = told(state, accept, seat)
-        assert text == "{p0} accepts {p1}'s counter: Luxuries 6 goes to {p1} and Tools 8 to {p0}."
+    told_to = {seat: told(state, accept, seat)[0] for seat in (None, 0, 1, 2)}
+    them = "{p0} accepts {p1}'s counter: Luxuries 6 goes to {p1} and Tools 8 to {p0}."
+    assert told_to == {
+        None: them,
+        0: "You accept {p1}'s counter: Luxuries 6 goes to {p1} and Tools 8 to you.",
+        1: "{p0} accepts your counter: Luxuries 6 goes to you and Tools 8 to {p0}.",
+        2: them,
+    }
     assert E.describe(accept, 2) == "{p0} accepts {p1}'s counter and they swap the cards."
 
 
@@ -211,8 +222,11 @@ def test_reaching_the_goal_ends_the_game_in_words():
     )
     text, _ = told(state, {"by": 0, "do": "accept", "seat": 1}, 2)
     assert text.endswith(
-        "; {p0} holds exactly 12 of each resource, so the game ends "
-        "and {p0} wins with a score of 48 out of 48."
+        "; {p0} holds exactly 12 points of each resource, so the game ends and {p0} wins by "
+        "reaching the goal; final scores (each resource scores 12 less its distance from 12 "
+        "points; 48 is the best): {p0} 48 (food 12, tools 12, medicine 12, luxuries 12), "
+        "{p1} 7 (food 24, tools 7, medicine 0, luxuries 0), you 11 (food 19, tools 6, "
+        "medicine 0, luxuries 0)."
     )
 
 
@@ -230,18 +244,18 @@ def test_king_draw_is_named_only_to_the_drawer():
     assert len(drawn) == 2
     mine = E.describe(event, 0, before=state, after=after)
     assert mine == (
-        f"{{p0}} plays the King of clubs and draws {name(extra[0])}; "
-        "{p1} begins a turn and draws 2 cards."
+        f"You play the King of clubs and draw {name(extra[0])}; "
+        "{p1} begins their turn and draws 2 cards."
     )
     theirs = E.describe(event, 1, before=state, after=after)
     assert theirs == (
         "{p0} plays the King of clubs and draws an extra card; "
-        f"{{p1}} begins a turn and draws {name(drawn[0])} and {name(drawn[1])}."
+        f"you begin your turn and draw {name(drawn[0])} and {name(drawn[1])}."
     )
     third = E.describe(event, 2, before=state, after=after)
     assert name(extra[0]) not in third
     assert name(drawn[0]) not in third
-    assert third.endswith("draws an extra card; {p1} begins a turn and draws 2 cards.")
+    assert third.endswith("draws an extra card; {p1} begins their turn and draws 2 cards.")
     everyone = E.describe(event, None, before=state, after=after)
     assert name(extra[0]) in everyone
     assert name(drawn[1]) in everyone
@@ -268,7 +282,8 @@ def test_jack_pass_is_secret_until_everyone_has_chosen():
     )
     event = {"by": 1, "do": "pass_card", "card": "ge-tools-1"}
     mine, _ = told(state, event, 1)
-    assert mine == "{p1} sets aside Tools 1 to pass to {p2}."
+    assert mine == "You set aside Tools 1 to pass to {p2}."
+    assert told(state, event, None)[0] == "{p1} sets aside Tools 1 to pass to {p2}."
     theirs, _ = told(state, event, 2)
     assert theirs == "{p1} sets aside a card to pass."
     assert E.describe(event, 2) == "{p1} sets aside a card to pass."
@@ -283,22 +298,27 @@ def test_jack_pass_is_secret_until_everyone_has_chosen():
     after = E.apply(state, last)
     to_seat_2 = E.describe(last, 2, before=state, after=after)
     assert to_seat_2 == (
-        "{p2} sets aside Medicine 3 to pass to {p0}; all set-aside cards move to the left "
-        "at once, and {p2} now also holds Tools 1, Tools 2 and Tools 3; "
-        "{p1} begins a turn and draws 2 cards."
+        "You set aside Medicine 3 to pass to {p0}; all set-aside cards move to the left "
+        "at once, and you get Tools 1, Tools 2 and Tools 3 from {p1}; "
+        "{p1} begins their turn and draws 2 cards."
     )
     to_seat_0 = E.describe(last, 0, before=state, after=after)
     assert to_seat_0.startswith(
         "{p2} sets aside a card to pass; all set-aside cards move to the left at once, "
-        "and {p0} now also holds Medicine 1, Medicine 2 and Medicine 3;"
+        "and you get Medicine 1, Medicine 2 and Medicine 3 from {p2};"
     )
     assert "Tools" not in to_seat_0
-    # seat 1 receives and draws at once: the passed cards and the draw are told together
+    # Seat 1 receives and draws at once: it sees which cards came from its neighbour and
+    # which from the deck, so both are named, apart (never "draws 2 cards" then named).
     to_seat_1 = E.describe(last, 1, before=state, after=after)
-    assert "{p1} begins a turn and draws 2 cards, so with the passed cards {p1} now also" in (
-        to_seat_1
+    passed = {"ge-food-1", "ge-food-2", "ge-food-3"}
+    drawn = [c for c in new_cards(state, after, 1) if c not in passed]
+    assert len(drawn) == 2
+    assert to_seat_1 == (
+        "{p2} sets aside a card to pass; all set-aside cards move to the left at once, and you "
+        "get Food 1, Food 2 and Food 3 from {p0}; you begin your turn and draw "
+        f"{name(drawn[0])} and {name(drawn[1])}."
     )
-    assert all(name(c) in to_seat_1 for c in ("ge-food-1", "ge-food-2", "ge-food-3"))
     assert "Medicine" not in to_seat_1
     for seat in (0, 1, 2):
         text = E.describe(last, seat, before=state, after=after)
@@ -320,14 +340,15 @@ def test_queen_discards_are_hidden_then_shown_together():
     )
     first = {"by": 2, "do": "discard", "card": "ge-medicine-9"}
     assert E.label(first, 2, state) == "Discard Medicine 9."
-    assert told(state, first, 2)[0] == "{p2} sets aside Medicine 9 to discard."
+    assert told(state, first, 2)[0] == "You set aside Medicine 9 to discard."
+    assert told(state, first, None)[0] == "{p2} sets aside Medicine 9 to discard."
     assert told(state, first, 1)[0] == "{p2} sets aside a card to discard."
     state = play(state, first)
     last = {"by": 1, "do": "discard", "card": "ge-tools-9"}
     text, after = told(state, last, 2)
     assert text.startswith(
         "{p1} sets aside Tools 9 to discard; the chosen cards go face up on the discard pile: "
-        "Tools 9 and Medicine 9; {p1} begins a turn and draws "
+        "Tools 9 and Medicine 9; {p1} begins their turn and draws "
     )
     assert E.describe(last, 2) == "{p1} sets aside a card to discard."  # no state: hidden
     safe(text, state, last, after, 2, 3)
@@ -343,7 +364,7 @@ def test_queen_of_spades_labels_each_target_and_tells_the_random_card():
         "Play the Queen of spades on yourself: discard a card at random.",
         "Play the Queen of spades on {p1}: {p1} discards a card at random.",
         "Play the Queen of spades on {p2}: {p2} discards a card at random.",
-        "End the turn.",
+        "End your turn.",
     ]
     event = {"by": 0, "do": "play_special", "card": "ge-queen-spades", "target": 2}
     text, state = told(state, event, 1)
@@ -351,21 +372,29 @@ def test_queen_of_spades_labels_each_target_and_tells_the_random_card():
     chance = {"by": "chance", "do": "random_discard", "card": "ge-medicine-9"}
     for seat in (None, 0, 1, 2):
         text, _after = told(state, chance, seat)
-        assert text.startswith("{p2} discards Medicine 9, picked at random; {p1} begins a turn")
+        if seat == 2:
+            assert text.startswith("You discard Medicine 9, picked at random; {p1} begins their")
+        elif seat == 1:
+            assert text.startswith("{p2} discards Medicine 9, picked at random; you begin your")
+        else:
+            assert text.startswith("{p2} discards Medicine 9, picked at random; {p1} begins their")
     assert E.describe(chance, 1) == "Medicine 9 is discarded at random."
 
 
 def test_end_turn_and_the_empty_deck():
     state = play(trade_start(), {"by": 0, "do": "skip_trade"})
     event = {"by": 0, "do": "end_turn"}
-    assert E.label(event, 0, state) == "End the turn."
+    assert E.label(event, 0, state) == "End your turn."
     after = E.apply(state, event)
     drawn = new_cards(state, after, 1)
     assert E.describe(event, 2, before=state, after=after) == (
-        "{p0} ends the turn; {p1} begins a turn and draws 2 cards."
+        "{p0} ends their turn; {p1} begins their turn and draws 2 cards."
+    )
+    assert E.describe(event, 0, before=state, after=after) == (
+        "You end your turn; {p1} begins their turn and draws 2 cards."
     )
     assert E.describe(event, 1, before=state, after=after) == (
-        f"{{p0}} ends the turn; {{p1}} begins a turn and draws {name(drawn[0])} "
+        f"{{p0}} ends their turn; you begin your turn and draw {name(drawn[0])} "
         f"and {name(drawn[1])}."
     )
     # the last end of turn: the deck is empty when the next draw is due
@@ -376,7 +405,11 @@ def test_end_turn_and_the_empty_deck():
     text, after = told(state, last, 1 - seat)
     assert E.is_over(after)
     assert "the deck is empty, so the game ends and" in text
-    assert text.endswith(" out of 48.")
+    # No "score of 36 out of 48": the score, then how every seat's score was counted.
+    assert "out of 48" not in text
+    assert "; final scores (each resource scores 12 less its distance from 12 points; 48 is " in (
+        text
+    )
 
 
 def skip_to_end_but_one(state):

@@ -130,23 +130,36 @@ def test_a_whole_trade_told_to_asker_partner_and_the_others():
     s = _trade_position()
     seats = (None, 0, 1, 2, 3)
     asked = "{p0} asks the other players for one Fruitcake card, offering a blind card in return."
-    assert set(told(ASK, s, seats).values()) == {asked}
+    text = told(ASK, s, seats)
+    assert text.pop(0) == (
+        "You ask the other players for one Fruitcake card, offering a blind card in return."
+    )
+    assert set(text.values()) == {asked}
     s = E.apply(s, ASK)
 
     no = {"by": 1, "do": "answer", "yes": False}
-    assert set(told(no, s, seats).values()) == {
-        "{p1} says no to {p0}'s ask for one Fruitcake card."
-    }
+    text = told(no, s, seats)
+    assert text[0] == "{p1} says no to your ask for one Fruitcake card."
+    assert text[1] == "You say no to {p0}'s ask for one Fruitcake card."
+    assert {text[None], text[2], text[3]} == {"{p1} says no to {p0}'s ask for one Fruitcake card."}
     assert E.describe(no, 3) == "{p1} says no."
     s = E.apply(s, no)
 
     yes = {"by": 2, "do": "answer", "yes": True}
-    assert set(told(yes, s, seats).values()) == {"{p2} says yes and hands {p0} one Fruitcake card."}
+    text = told(yes, s, seats)
+    assert text[0] == "{p2} says yes and hands you one Fruitcake card."
+    assert text[2] == "You say yes and hand {p0} one Fruitcake card."
+    assert {text[None], text[1], text[3]} == {"{p2} says yes and hands {p0} one Fruitcake card."}
     assert E.describe(yes, 3) == "{p2} says yes and hands the asker the card asked for."
     s = E.apply(s, yes)
 
     laid = "{p0} shuffles their other 5 cards and lays them face down for {p2} to pick one."
-    assert set(told(MIX, s, seats).values()) == {laid}
+    text = told(MIX, s, seats)
+    assert text[0] == "You shuffle your other 5 cards and lay them face down for {p2} to pick one."
+    assert text[2] == (
+        "{p0} shuffles their other 5 cards and lays them face down for you to pick one."
+    )
+    assert {text[None], text[1], text[3]} == {laid}
     assert E.describe(MIX, 3) == (
         "{p0} shuffles their other 5 cards and lays them face down to be picked from."
     )
@@ -157,8 +170,14 @@ def test_a_whole_trade_told_to_asker_partner_and_the_others():
     seen = "{p2} picks the 4th of {p0}'s face-down cards: Foot Spa (3 points)."
     unseen = "{p2} picks the 4th of {p0}'s face-down cards."
     # The asker laid it out and the picker takes it; the others see only a position.
-    assert text == {None: seen, 0: seen, 1: unseen, 2: seen, 3: unseen}
-    assert E.describe(pick, 2) == "{p2} picks the 4th of the asker's face-down cards."
+    assert text == {
+        None: seen,
+        0: "{p2} picks the 4th of your face-down cards: Foot Spa (3 points).",
+        1: unseen,
+        2: "You pick the 4th of {p0}'s face-down cards: Foot Spa (3 points).",
+        3: unseen,
+    }
+    assert E.describe(pick, 3) == "{p2} picks the 4th of the asker's face-down cards."
 
 
 def test_trade_labels_never_show_the_laid_out_cards():
@@ -183,7 +202,8 @@ def test_nobody_says_yes():
     s = position(2, {0: [c("fruitcake", 1)] + [c(g, 1) for g in small]})
     s = apply_all(s, ASK)
     no = {"by": 1, "do": "answer", "yes": False}
-    assert told(no, s)[0] == "{p1} says no, so nobody trades with {p0} this turn."
+    assert told(no, s)[0] == "{p1} says no, so nobody trades with you this turn."
+    assert told(no, s)[None] == "{p1} says no, so nobody trades with {p0} this turn."
     s = E.apply(s, no)
     # The asker may not ask again this turn: no ask among its moves.
     assert not [text for text in labels(s, 0) if text.startswith("Ask")]
@@ -200,8 +220,13 @@ def test_deck_draw_is_named_to_the_drawer_only():
     event = {"by": 0, "do": "draw", "from": "deck"}
     text = told(event, s, seats=(None, 0, 1, 2))
     named = "{p0} draws Gold Toilet Seat (5 points) from the deck."
-    assert text == {None: named, 0: named, 1: "{p0} draws a card from the deck.", 2: text[1]}
-    assert E.describe(event, 0) == "{p0} draws a card from the deck."
+    assert text == {
+        None: named,
+        0: "You draw Gold Toilet Seat (5 points) from the deck.",
+        1: "{p0} draws a card from the deck.",
+        2: text[1],
+    }
+    assert E.describe(event, 1) == "{p0} draws a card from the deck."
     s = E.apply(s, event)
     second = told(event, s, seats=(1,))
     assert second[1] == "{p0} draws a second card from the deck."
@@ -210,13 +235,17 @@ def test_deck_draw_is_named_to_the_drawer_only():
 def test_discard_draw_and_discard_name_the_face_up_card():
     s = _draw_position()
     take = {"by": 0, "do": "draw", "from": "discard"}
-    assert set(told(take, s).values()) == {
-        "{p0} takes Novelty Tie (1 point) from the discard pile."
+    assert told(take, s) == {
+        None: "{p0} takes Novelty Tie (1 point) from the discard pile.",
+        0: "You take Novelty Tie (1 point) from the discard pile.",
+        1: "{p0} takes Novelty Tie (1 point) from the discard pile.",
     }
     assert E.describe(take, 1) == "{p0} takes the top card from the discard pile."
     s = E.apply(s, take)
     drop = {"by": 0, "do": "discard", "card": c("fruitcake", 2)}
-    assert set(told(drop, s).values()) == {"{p0} discards Fruitcake (5 points)."}
+    text = told(drop, s)
+    assert text.pop(0) == "You discard Fruitcake (5 points)."
+    assert set(text.values()) == {"{p0} discards Fruitcake (5 points)."}
     assert E.describe(drop, 1) == "{p0} discards Fruitcake (5 points)."
 
 
@@ -241,7 +270,9 @@ def test_claim_new_gift():
     s = position(4, {0: [c("fruitcake", 1), c("fruitcake", 2), c("fruitcake", 3), *FILL[:3]]})
     assert list(labels(s, 0)) == ["Claim Fruitcake: lay your 3 cards on the table (15 points)."]
     event = claim(0, "fruitcake")
-    assert set(told(event, s).values()) == {"{p0} claims Fruitcake with 3 cards (15 points)."}
+    text = told(event, s)
+    assert text.pop(0) == "You claim Fruitcake with 3 cards (15 points)."
+    assert set(text.values()) == {"{p0} claims Fruitcake with 3 cards (15 points)."}
     assert E.describe(event, 1) == "{p0} places their Fruitcake cards on the table."
 
 
@@ -251,6 +282,7 @@ def test_adding_cards_freezing_and_winning():
     moves = labels(s, 0)
     assert "Add 2 cards to your Fruitcake on the table (5 cards, 25 points)." in moves
     text = told(claim(0, "fruitcake"), s)
+    assert text.pop(0) == "You add 2 cards to your Fruitcake (5 cards, 25 points)."
     assert set(text.values()) == {"{p0} adds 2 cards to their Fruitcake (5 cards, 25 points)."}
 
     s = position(4, {0: [c("fruitcake", i) for i in (4, 5, 6)] + FILL[:3]}, table=table)
@@ -265,9 +297,17 @@ def test_adding_cards_freezing_and_winning():
     }
     s = position(4, {0: [c("fruitcake", 4), c("fruitcake", 5), *FILL[1:]]}, table=table)
     text = told(claim(0, "fruitcake"), s)
+    # The end: the target reached, and every final score as it was counted.
     assert text[1] == (
-        "{p0} adds 2 cards to their Fruitcake (5 cards, 25 points), "
-        "and {p0} wins with 52 points on the table."
+        "{p0} adds 2 cards to their Fruitcake (5 cards, 25 points), and the game ends: "
+        "that takes {p0} to 52 points on the table (the target is 50), so {p0} wins; "
+        "final scores (points on the table minus the cards left in hand): "
+        "{p0} 46 (52 minus 6), you -14 (0 minus 14), {p2} -14 (0 minus 14), {p3} -17 (0 minus 17)."
+    )
+    assert text[0].startswith(
+        "You add 2 cards to your Fruitcake (5 cards, 25 points), and the game ends: "
+        "that takes you to 52 points on the table (the target is 50), so you win; "
+        "final scores (points on the table minus the cards left in hand): you 46 (52 minus 6), "
     )
 
 
@@ -282,10 +322,17 @@ def test_swap_told_and_labelled():
     assert moves["Swap your Llama Planter (3 cards) for {p1}'s Fruitcake (3 cards)."] == event
     text = told(event, s, seats=(None, 0, 1, 2))
     expected = (
-        "{p0} swaps their Llama Planter (3 cards) for {p1}'s Fruitcake (3 cards), "
-        "plus 1 card of it from their hand."
+        "{p0} takes {p1}'s Fruitcake (3 cards) in a swap, adding 1 card of it from their hand "
+        "(now 4 cards, 20 points); {p1} gets {p0}'s Llama Planter (3 cards, 3 points) in return."
     )
-    assert set(text.values()) == {expected}
+    assert text == {
+        None: expected,
+        0: "You take {p1}'s Fruitcake (3 cards) in a swap, adding 1 card of it from your hand "
+        "(now 4 cards, 20 points); {p1} gets your Llama Planter (3 cards, 3 points) in return.",
+        1: "{p0} takes your Fruitcake (3 cards) in a swap, adding 1 card of it from their hand "
+        "(now 4 cards, 20 points); you get {p0}'s Llama Planter (3 cards, 3 points) in return.",
+        2: expected,
+    }
     assert E.describe(event, 2) == "{p0} swaps their Llama Planter for another player's Fruitcake."
 
 
@@ -301,16 +348,29 @@ def test_pass_and_the_end_after_a_quiet_round():
     s = apply_all(_ran_out_position(), claim(0, "llama-planter"))
     # After an action of the turn, "pass" ends the turn (a turn may hold one of each).
     assert labels(s, 0)["End your turn."] == PASS0
-    assert set(told(PASS0, s).values()) == {"{p0} ends their turn."}
+    # The turn ends and the hand is refilled: the card drawn is named to its drawer only.
+    assert told(PASS0, s) == {
+        None: "{p0} ends their turn and draws Llama Planter (1 point) to refill their hand to six.",
+        0: "You end your turn and draw Llama Planter (1 point) to refill your hand to six.",
+        1: "{p0} ends their turn and draws 1 card to refill their hand to six.",
+    }
     s = apply_all(s, PASS0)
     assert labels(s, 1)["Pass: let your turn go."] == PASS1
-    assert set(told(PASS1, s).values()) == {"{p1} passes."}
+    assert told(PASS1, s) == {None: "{p1} passes.", 0: "{p1} passes.", 1: "You pass."}
     s = apply_all(s, PASS1, claim(0, "llama-planter"), PASS0, PASS1)
     text = told(PASS0, s)
-    assert set(text.values()) == {
-        "{p0} passes, and the game ends: a full round has passed with no claim or swap "
-        "since the cards ran out."
-    }
+    ended = (
+        "{p0} passes, and the game ends: a full round has passed with no claim or swap since the "
+        "cards ran out, so {p0} wins with the best score; final scores (points on the table "
+        "minus the cards left in hand): {p0} 37 (46 minus 9), {p1} -33 (39 minus 72)."
+    )
+    assert text[None] == ended
+    assert text[1] == ended.replace("{p1} -33", "you -33")
+    assert text[0] == (
+        "You pass, and the game ends: a full round has passed with no claim or swap since the "
+        "cards ran out, so you win with the best score; final scores (points on the table "
+        "minus the cards left in hand): you 37 (46 minus 9), {p1} -33 (39 minus 72)."
+    )
 
 
 # -- whole games: a stricter leak check than the conformance suite's ------------------------
@@ -346,3 +406,22 @@ def test_no_sentence_names_a_card_its_seat_did_not_see(n, seed, bot):
                     shown = [E.view(before, seat), E.event_view(move, seat, before)]
                     assert not names_in(label, names) - _strictly_seen(shown), label
     assert {"deal", "draw", "discard", "ask", "answer"} <= kinds
+
+
+def test_a_turn_that_ends_by_itself_is_told_with_its_refill():
+    """With one action a turn, a claim ends the turn: the sentence says so, and the cards
+    drawn to refill the hand are named to their drawer (and everyone) only."""
+    hand = [c("fruitcake", 1), c("fruitcake", 2), c("fruitcake", 3), *FILL[:3]]
+    deck = [c("gold-toilet-seat", 1), c("novelty-tie", 1), c("tiki-bar", 2)]
+    s = position(4, {0: hand}, deck=deck, options={"turn_actions": "one"})
+    text = told(claim(0, "fruitcake"), s, seats=(None, 0, 1))
+    assert text == {
+        None: "{p0} claims Fruitcake with 3 cards (15 points); that ends {p0}'s turn, and {p0} "
+        "draws Gold Toilet Seat (5 points), Novelty Tie (1 point) and Tiki Bar (4 points) to "
+        "refill their hand to six.",
+        0: "You claim Fruitcake with 3 cards (15 points); that ends your turn, and you draw "
+        "Gold Toilet Seat (5 points), Novelty Tie (1 point) and Tiki Bar (4 points) to refill "
+        "your hand to six.",
+        1: "{p0} claims Fruitcake with 3 cards (15 points); that ends {p0}'s turn, and {p0} "
+        "draws 3 cards to refill their hand to six.",
+    }

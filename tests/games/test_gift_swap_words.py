@@ -158,11 +158,14 @@ def test_arrange_is_told_in_full_only_to_its_maker():
     state = E.apply(E.setup(3), ev("chance", "deal", order=deal_order(ROWS3, ASIDE3)))
     event = ev(1, "arrange", order=ROWS3[1])
     words = told(state, event)
-    assert words[1] == (
+    assert words[None] == (
         "{p1} arranges their row face down, left to right: Neon Ball, Polaroid, "
         "Quirky Gift 3, Nice Gift 4 and Quirky Gift 4."
     )
-    assert words[None] == words[1]
+    assert words[1] == (
+        "You arrange your row face down, left to right: Neon Ball, Polaroid, "
+        "Quirky Gift 3, Nice Gift 4 and Quirky Gift 4."
+    )
     assert words[0] == words[2] == "{p1} arranges their row face down."
 
 
@@ -171,14 +174,14 @@ def test_swap_names_only_the_cards_each_seat_knows():
     assert words[None] == (
         "{p0} swaps their 2nd card (Quirky Gift 1) with {p1}'s 4th card (Nice Gift 4), face down."
     )
-    assert words[0] == "{p0} swaps their 2nd card (Quirky Gift 1) with {p1}'s 4th card, face down."
-    assert words[1] == "{p0} swaps their 2nd card with {p1}'s 4th card (Nice Gift 4), face down."
+    assert words[0] == "You swap your 2nd card (Quirky Gift 1) with {p1}'s 4th card, face down."
+    assert words[1] == "{p0} swaps their 2nd card with your 4th card (Nice Gift 4), face down."
     assert words[2] == "{p0} swaps their 2nd card with {p1}'s 4th card, face down."
 
 
 def test_first_choice_stays_secret_from_the_others(swapped):
     words = told(swapped, ev(1, "choose", choice="open"))
-    assert words[1] == "{p1} secretly chooses to open."
+    assert words[1] == "You secretly choose to open."
     assert words[0] == words[2] == "{p1} makes a secret choice, Keep or Open."
     assert "open" not in words[0]
 
@@ -187,8 +190,12 @@ def test_last_choice_reveals_both_but_a_kept_card_only_to_who_knows_it(swapped):
     state = E.apply(swapped, ev(1, "choose", choice="open"))
     words = told(state, ev(0, "choose", choice="keep"))
     assert words[0] == (
-        "{p0} keeps their new card (Nice Gift 4); "
+        "You keep your new card (Nice Gift 4); "
         "{p1} had chosen to open theirs: Quirky Gift 1 (regift)."
+    )
+    assert words[1] == (
+        "{p0} keeps their new card (Nice Gift 4); "
+        "you had chosen to open yours: Quirky Gift 1 (regift)."
     )
     # Seat 2 never saw Nice Gift 4: it learns only that it was kept.
     assert words[2] == (
@@ -205,7 +212,8 @@ def test_last_choice_reveals_both_but_a_kept_card_only_to_who_knows_it(swapped):
 def test_place_names_the_card_for_those_who_know_it(swapped):
     state = play(swapped, ev(1, "choose", choice="open"), ev(0, "choose", choice="keep"))
     words = told(state, ev(0, "place", pos=4))
-    assert words[0] == "{p0} places Nice Gift 4 as the 5th card of their row."
+    assert words[0] == "You place Nice Gift 4 as the 5th card of your row."
+    assert words[1] == "{p0} places Nice Gift 4 as the 5th card of their row."
     assert words[2] == "{p0} places the card they received as the 5th card of their row."
     opened = E.apply(state, ev(0, "place", pos=4))
     assert told(opened, ev(1, "place", pos=0))[2] == (
@@ -215,18 +223,18 @@ def test_place_names_the_card_for_those_who_know_it(swapped):
 
 def test_decline_names_the_effect(regift_step):
     words = told(regift_step, ev(1, "decline"))
+    assert words.pop(1) == "You do not use the regift effect of Quirky Gift 1."
     assert set(words.values()) == {"{p1} does not use the regift effect of Quirky Gift 1."}
     assert E.describe(ev(1, "decline"), 0) == "{p1} does not use the card's effect."
 
 
 def test_regift_names_the_target_only_for_its_owner(regift_step):
     words = told(regift_step, ev(1, "regift", row=2, card=2))
-    assert words[2] == (
-        "{p1} regifts Quirky Gift 1, swapping it for {p2}'s 3rd card (Nice Gift 5)."
-    )
-    assert words[1] == words[0] == ("{p1} regifts Quirky Gift 1, swapping it for {p2}'s 3rd card.")
+    assert words[2] == "{p1} regifts Quirky Gift 1, swapping it for your 3rd card (Nice Gift 5)."
+    assert words[0] == "{p1} regifts Quirky Gift 1, swapping it for {p2}'s 3rd card."
+    assert words[1] == "You regift Quirky Gift 1, swapping it for {p2}'s 3rd card."
     aside = told(regift_step, ev(1, "regift", row="aside", card=0))
-    assert aside[1] == "{p1} regifts Quirky Gift 1, swapping it for the 1st set-aside card."
+    assert aside[1] == "You regift Quirky Gift 1, swapping it for the 1st set-aside card."
     assert "Confetti Popper" in aside[None]
     assert "Confetti Popper" not in aside[1]
 
@@ -234,15 +242,22 @@ def test_regift_names_the_target_only_for_its_owner(regift_step):
 def test_lone_choice_after_a_regift_is_told_at_once(regift_step):
     state = E.apply(regift_step, ev(1, "regift", row=2, card=2))
     keep = told(state, ev(1, "choose", choice="keep"))
-    assert keep[1] == "{p1} keeps their new card (Nice Gift 5)."
+    assert keep[1] == "You keep your new card (Nice Gift 5)."
     assert keep[2] == "{p1} keeps their new card (Nice Gift 5)."  # seat 2 dealt it
     assert keep[0] == "{p1} keeps their new card face down."
     opened = told(state, ev(1, "choose", choice="open"))
+    assert opened.pop(1) == "You open your new card: Nice Gift 5 (rewrap)."
     assert set(opened.values()) == {"{p1} opens their new card: Nice Gift 5 (rewrap)."}
 
 
 def test_rewrap_names_the_card_turned_down(rewrap_step):
     words = told(rewrap_step, ev(1, "rewrap", row=2, card=2))
+    assert words.pop(1) == (
+        "You rewrap with Nice Gift 5: {p2}'s 3rd card (Quirky Gift 1) is turned face down."
+    )
+    assert words.pop(2) == (
+        "{p1} rewraps with Nice Gift 5: your 3rd card (Quirky Gift 1) is turned face down."
+    )
     assert set(words.values()) == {
         "{p1} rewraps with Nice Gift 5: {p2}'s 3rd card (Quirky Gift 1) is turned face down."
     }
@@ -255,6 +270,12 @@ def test_rewrap_names_the_card_turned_down(rewrap_step):
 
 def test_trade_names_both_face_up_cards(trade_step):
     words = told(trade_step, ev(1, "trade", row=2, card=3))
+    assert words.pop(1) == (
+        "You trade Nice Gift 6 for {p2}'s 4th card (Quirky Gift 4), both face up."
+    )
+    assert words.pop(2) == (
+        "{p1} trades Nice Gift 6 for your 4th card (Quirky Gift 4), both face up."
+    )
     assert set(words.values()) == {
         "{p1} trades Nice Gift 6 for {p2}'s 4th card (Quirky Gift 4), both face up."
     }
@@ -278,8 +299,9 @@ def test_flip_names_the_card_it_turns_up():
     flip = ev(0, "flip", card=2)
     name = E.card_catalog()[state.rows[0][2]]["name"]
     words = told(state, flip)
-    for text in words.values():
-        assert text.startswith("{p0} flips their 3rd card face up: " + name)
+    for seat, text in words.items():
+        flips = "You flip your" if seat == 0 else "{p0} flips their"
+        assert text.startswith(f"{flips} 3rd card face up: {name}")
     assert E.describe(flip, 1) == "{p0} flips their 3rd card face up."
     assert labels(state, 0) == {
         f"Flip your {nth} card ({E.card_catalog()[card]['name']})."
@@ -295,9 +317,20 @@ def test_the_last_event_tells_who_wins():
     verb = "wins" if len(result.winners) == 1 else "share the win"
     best = result.scores[result.winners[0]]
     amount = f"{best} point" if abs(best) == 1 else f"{best} points"
-    ending = f"; a row is all face up, so the game ends and {names} {verb} with {amount}."
-    for seat in (None, 0, 1, 2):
-        assert E.describe(event, seat, before=before).endswith(ending)
+    ending = f"; a row is all face up, so the game ends and {names} {verb} with {amount}; "
+    assert ending in E.describe(event, None, before=before)
+    text = E.describe(event, None, before=before)
+    # Every seat's final score, with how it was counted, in seat order.
+    parts = []
+    for seat, part in enumerate(result.details["breakdown"]):
+        note = (
+            f"Party Props {part['party_prop_points']}, Nice Gifts {part['nice_points']:+d}, "
+            f"Quirky Gifts {part['quirky_points']:+d}".replace("+0", "0")
+        )
+        if part["king_of_quirky_gifts"]:
+            note += " as King of Quirky Gifts"
+        parts.append(f"{{p{seat}}} {result.scores[seat]} ({note})")
+    assert text.endswith("; final scores: " + ", ".join(parts) + ".")
     assert "game ends" not in E.describe(event, 0)
 
 

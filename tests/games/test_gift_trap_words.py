@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from games.gift_trap import ENGINE, PACK_CARDS, State
+from games.gift_trap.words import move_sentence, move_words
+from games.voice import Voice
 from tests.games.words import check_labels, check_sentence
 
 E = ENGINE
@@ -76,7 +78,8 @@ def test_choose_pack():
     s = E.setup(3, {})
     words = told(ev(0, "choose_pack", pack="red"), s)
     assert words[None] == "{p0} chooses the red pack ($$) for round 1."
-    assert words[1] == words[0] == words[None]
+    assert words[1] == words[None]
+    assert words[0] == "You choose the red pack ($$) for round 1."
     assert E.describe(ev(0, "choose_pack", pack="red"), 1) == "{p0} chooses the red pack ($$)."
 
 
@@ -102,10 +105,10 @@ def test_give_is_secret_but_for_its_giver():
     s = dealt()
     event = ev(1, "give", to=2, gift=3)
     words = told(event, s)
-    assert words[1] == "{p1} gives {p2} gift 3 (Fortune cookies), face down."
-    assert words[None] == words[1]
-    assert words[2] == "{p1} gives {p2} a GIVE token, face down."
-    assert words[0] == words[2]
+    assert words[1] == "You give {p2} gift 3 (Fortune cookies), face down."
+    assert words[None] == "{p1} gives {p2} gift 3 (Fortune cookies), face down."
+    assert words[2] == "{p1} gives you a GIVE token, face down."
+    assert words[0] == "{p1} gives {p2} a GIVE token, face down."
     assert "Fortune" not in words[2]
     assert "3" not in words[0]
     assert E.label(event, 1, s) == "Give gift 3 (Fortune cookies) to {p2}."
@@ -115,8 +118,8 @@ def test_give_with_the_give_more_card():
     s = dealt(expert_cards=True)
     event = ev(0, "give", to=1, gift=2, more=True)
     words = told(event, s)
-    assert words[0] == "{p0} gives {p1} gift 2 (Box of chalk), face down, with the Give More card."
-    assert words[1] == "{p0} gives {p1} a GIVE token, face down."
+    assert words[0] == "You give {p1} gift 2 (Box of chalk), face down, with the Give More card."
+    assert words[1] == "{p0} gives you a GIVE token, face down."
     assert "More" not in words[2]
     assert E.label(event, 0, s) == "Give gift 2 (Box of chalk) to {p1} with Give More."
     assert E.label({**event, "more": False}, 0, s) == "Give gift 2 (Box of chalk) to {p1}."
@@ -126,7 +129,7 @@ def test_get_token_is_secret_but_for_its_owner():
     s = given(dealt())
     event = ev(2, "get", token="no_way", gift=4)
     words = told(event, s)
-    assert words[2] == "{p2} puts the NO WAY token on gift 4 (Yo-yo)."
+    assert words[2] == "You put the NO WAY token on gift 4 (Yo-yo)."
     assert words[0] == "{p2} places a GET token face down (1 of 4 placed)."
     assert words[1] == words[0]
     assert "NO WAY" not in words[0]
@@ -141,11 +144,11 @@ def test_get_more_choice_is_secret_until_the_reveal():
         s = E.apply(s, ev(1, "get", token=token, gift=gift))
     under = ev(1, "get_more", **{"from": 2})
     words = told(under, s)
-    assert words[1] == "{p1} slides the Get More card under {p2}'s GIVE token."
+    assert words[1] == "You slide the Get More card under {p2}'s GIVE token."
     assert words[0] == "{p1} makes a secret choice with the Get More card."
     assert words[2] == words[0]
     keep = ev(1, "get_more", **{"from": None})
-    assert told(keep, s)[1] == "{p1} keeps the Get More card in hand this round."
+    assert told(keep, s)[1] == "You keep the Get More card in hand this round."
     assert E.label(under, 1, s) == "Put Get More under {p2}'s GIVE token."
     assert E.label(keep, 1, s) == "Keep Get More in hand this round."
 
@@ -155,11 +158,12 @@ def test_reveal_gets_turns_over_all_four_tokens_for_everyone():
     event = ev(0, "reveal_gets")
     words = told(event, s)
     assert words[2] == (
-        "{p0} turns over the GET tokens: GREAT on gift 1 (Rubber duck), GOOD on gift 2 "
+        "{p0} turns over their GET tokens: GREAT on gift 1 (Rubber duck), GOOD on gift 2 "
         "(Box of chalk), OK on gift 3 (Fortune cookies) and NO WAY on gift 4 (Yo-yo), "
         "keeping Get More in hand."
     )
-    assert words[0] == words[1] == words[None] == words[2]
+    assert words[1] == words[None] == words[2]
+    assert words[0].startswith("You turn over your GET tokens: GREAT on gift 1 (Rubber duck)")
     assert E.describe(event, 2) == "{p0} turns over the four GET tokens."
     assert E.label(event, 0, s) == "Turn over your GET tokens."
 
@@ -174,9 +178,15 @@ def test_reveal_scores_one_gift_for_giver_and_receiver():
     words = told(event, s)
     assert words[2] == (
         "{p1} turns over gift 2 (Box of chalk) from {p0}, a GOOD match: "
-        "GIVE +4 for {p0} (Give More) and GET +4 for {p1} (Get More)."
+        "{p0} moves 4 up the GIVE track (doubled by Give More), "
+        "and {p1} moves 4 up the GET track (doubled by Get More)."
     )
-    assert words[None] == words[0] == words[2]
+    assert words[None] == words[2]
+    assert words[0] == (
+        "{p1} turns over gift 2 (Box of chalk) from you, a GOOD match: "
+        "you move 4 up the GIVE track (doubled by Give More), "
+        "and {p1} moves 4 up the GET track (doubled by Get More)."
+    )
     assert E.describe(event, 2) == "{p1} turns over the GIVE token from {p0}."
     assert E.label(event, 1, s) == "Turn over the GIVE token from {p0}."
 
@@ -193,8 +203,8 @@ def test_reveal_at_go_and_the_end_of_the_round_are_said():
                 text = E.describe(event, 1, before, s)
                 if (r, g) == (0, 1):  # Ben gave Ana gift 3: her OK
                     assert text == (
-                        "{p0} turns over gift 3 (Fortune cookies) from {p1}, an OK match: "
-                        "GIVE +1 for {p1} and GET +1 for {p0}."
+                        "{p0} turns over gift 3 (Fortune cookies) from you, an OK match: "
+                        "you move 1 up the GIVE track, and {p0} moves 1 up the GET track."
                     )
                 if (r, g) == (1, 0):  # Ana gave Ben gift 2, his GOOD
                     assert "a GOOD match" in text
@@ -211,7 +221,11 @@ def test_a_loss_held_at_go_says_so():
     words = told(event, s)
     assert words[2] == (
         "{p0} turns over gift 3 (Fortune cookies) from {p1}, a NO WAY: "
-        "GIVE 0 for {p1} (stops at GO) and GET 0 for {p0} (stops at GO)."
+        "{p1}'s GIVE marker stays at GO, the start, and {p0}'s GET marker stays at GO, the start."
+    )
+    assert words[0] == (
+        "You turn over gift 3 (Fortune cookies) from {p1}, a NO WAY: "
+        "{p1}'s GIVE marker stays at GO, the start, and your GET marker stays at GO, the start."
     )
 
 
@@ -222,7 +236,10 @@ def test_gifttrap_is_shouted_for_all():
     assert words[0] == (
         "{p2} shouts GiftTRAP and blocks gift 1 (Rubber duck) for the rest of the round."
     )
-    assert words[None] == words[1] == words[2] == words[0]
+    assert words[None] == words[1] == words[0]
+    assert words[2] == (
+        "You shout GiftTRAP and block gift 1 (Rubber duck) for the rest of the round."
+    )
     assert E.label(event, 2, s) == "Play GiftTRAP on gift 1 (Rubber duck)."
 
 
@@ -232,7 +249,31 @@ def test_a_trapped_gift_moves_nobody():
     s = E.apply(s, ev(0, "reveal_gets"))
     words = told(ev(0, "reveal", **{"from": 1}), s)
     assert words[1] == (
-        "{p0} turns over gift 3 (Fortune cookies) from {p1}, but it is GiftTRAPped so nobody moves."
+        "{p0} turns over gift 3 (Fortune cookies) from you, but it is GiftTRAPped so nobody moves."
+    )
+
+
+def test_a_marker_at_the_end_of_its_track_is_told_in_words():
+    """Not "GET 0 for jo (stops at GIFTED)": the marker stays at the end, or moves part way."""
+    me = Voice(1)
+    assert move_sentence(me, "GET", 1, "good", 0, False) == (
+        "your GET marker stays at the end of the track"
+    )
+    assert move_sentence(me, "GET", 0, "great", 1, False) == (
+        "{p0} moves 1 up the GET track, to the end of the track (3 called for)"
+    )
+    assert move_sentence(me, "GIVE", 1, "no_way", -1, False) == (
+        "you move 1 back down the GIVE track, back to GO, the start (4 called for)"
+    )
+    assert move_sentence(Voice(None), "GIVE", 2, "great", 6, True) == (
+        "{p2} moves 6 up the GIVE track (doubled by Give More)"
+    )
+    # The drawn table's short form says the same in its own words.
+    assert move_words("GET", "Jo", "good", 0, False) == (
+        "GET 0 for Jo (already at the end of the track)"
+    )
+    assert move_words("GIVE", "Jo", "no_way", 0, False) == (
+        "GIVE 0 for Jo (already at GO, the start)"
     )
 
 

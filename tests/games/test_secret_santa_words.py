@@ -117,7 +117,7 @@ def test_deal_tells_a_seat_its_own_hand_and_the_guest_face_up_row():
     said = told(event, ENGINE.setup(3, {"deal_fallback": "first_with_room"}))
     assert said[0] == (
         "The cards are shuffled and dealt for round 1: you get 2 Generic presents, "
-        "3 Tea bags and Cup; the Unexpected guest shows 3 Cups face up; {p0} plays first."
+        "3 Tea bags and Cup; the Unexpected guest shows 3 Cups face up; you play first."
     )
     assert "you get 3 Generic presents, 2 Tea bags and Tea pot;" in said[1]
     for other in ("Tea pot", "Matamug"):
@@ -140,8 +140,8 @@ def test_deal_without_states_stays_hidden():
 
 def test_take_from_a_hand_is_named_to_taker_and_holder_only():
     said = told(take(0, 1, 1), table())
-    assert said[0] == "{p0} takes {p1}'s Matamug (2 points)."
-    assert said[1] == "{p0} takes {p1}'s Matamug (2 points)."
+    assert said[0] == "You take {p1}'s Matamug (2 points)."
+    assert said[1] == "{p0} takes your Matamug (2 points)."
     assert said[None] == "{p0} takes {p1}'s Matamug (2 points)."
     assert said[2] == "{p0} takes {p1}'s 2nd card in hand (red back)."
 
@@ -149,19 +149,27 @@ def test_take_from_a_hand_is_named_to_taker_and_holder_only():
 def test_take_from_the_guest_names_the_next_giver():
     said = told(take(0, "guest", 1), table())
     assert said[0] == (
-        "{p0} takes the Unexpected guest's face-down Tea bag (1 point); "
+        "You take the Unexpected guest's face-down Tea bag (1 point); "
         "{p1} must now give the guest a card, face up."
     )
-    for seat in (1, 2):
-        assert said[seat] == (
-            "{p0} takes the Unexpected guest's 2nd face-down card (green back); "
-            "{p1} must now give the guest a card, face up."
-        )
+    assert said[2] == (
+        "{p0} takes the Unexpected guest's 2nd face-down card (green back); "
+        "{p1} must now give the guest a card, face up."
+    )
+    assert said[1] == (
+        "{p0} takes the Unexpected guest's 2nd face-down card (green back); "
+        "you must now give the guest a card, face up."
+    )
     assert "Tea bag" in said[None]
 
 
 def test_take_without_states_names_only_the_position():
-    for seat in (None, 0, 1, 2):
+    assert ENGINE.describe(take(0, 1, 1), 0) == "You take {p1}'s 2nd card in hand."
+    assert ENGINE.describe(take(0, 1, 1), 1) == "{p0} takes your 2nd card in hand."
+    assert ENGINE.describe(take(0, "guest", 0), 0) == (
+        "You take the Unexpected guest's 1st face-down card."
+    )
+    for seat in (None, 2):
         assert ENGINE.describe(take(0, 1, 1), seat) == "{p0} takes {p1}'s 2nd card in hand."
         assert ENGINE.describe(take(0, "guest", 0), seat) == (
             "{p0} takes the Unexpected guest's 1st face-down card."
@@ -174,7 +182,7 @@ def test_own_card_at_the_end_and_the_round_end():
         piles=[["ss-tea-1", "ss-tea-2"], ["ss-gift-1", "ss-gift-2"], ["ss-cup-2"]],
     )
     said = told(take(0, 0, 1), state)
-    assert said[0] == "{p0} takes their own Tea pot (1 point)."
+    assert said[0] == "You take your own Tea pot (1 point)."
     assert said[2] == "{p0} takes their own 2nd card in hand (green back)."
     assert "Tea pot" not in said[1]
     # Then seat 1 takes the last card, from seat 0: the round ends and is scored.
@@ -182,10 +190,10 @@ def test_own_card_at_the_end_and_the_round_end():
     said = told(take(1, 0, 0), last)
     assert said[2] == (
         "{p1} takes {p0}'s 1st card in hand (blue back); that ends round 1 "
-        "({p0} 5 points, {p1} 5 points, {p2} 1 point)."
+        "({p0} 5 points, {p1} 5 points, you 1 point)."
     )
-    assert said[0].startswith("{p1} takes {p0}'s Cup; that ends round 1")
-    assert said[1].startswith("{p1} takes {p0}'s Cup; that ends round 1")
+    assert said[0].startswith("{p1} takes your Cup; that ends round 1 (you 5 points, ")
+    assert said[1].startswith("You take {p0}'s Cup; that ends round 1 ({p0} 5 points, you 5")
 
 
 def test_the_last_take_tells_the_winner():
@@ -197,7 +205,8 @@ def test_the_last_take_tells_the_winner():
     said = told(take(0, 0, 0), state)
     assert said[2] == (
         "{p0} takes their own 1st card in hand (red back); that ends round 1 "
-        "({p0} 6 points, {p1} 1 point, {p2} 0 points) and {p0} wins the game with 28 points."
+        "({p0} 6 points, {p1} 1 point, you 0 points), and {p0} wins the game with 28 points; "
+        "final scores: {p0} 28, {p1} 21, you 3."
     )
 
 
@@ -207,8 +216,9 @@ def test_the_last_take_tells_the_winner():
 def test_a_gift_to_the_guest_is_public():
     state = ENGINE.apply(table(), take(0, "guest", 0))
     said = told(give(1, "ss-matamug"), state)
-    for seat in (None, 0, 1, 2):
+    for seat in (None, 0, 2):
         assert said[seat] == "{p1} gives Matamug (2 points) to the Unexpected guest, face up."
+    assert said[1] == "You give Matamug (2 points) to the Unexpected guest, face up."
     assert ENGINE.describe(give(1, "ss-cup-1"), 2) == (
         "{p1} gives Cup to the Unexpected guest, face up."
     )

@@ -1,8 +1,9 @@
 """Checks on events told in words (``describe``) and moves named (``label``).
 
 Used by the conformance suite for every engine: no sentence is empty, none
-falls back to JSON or card ids, and none names a card the seat could not see
-in the views around the event.
+falls back to JSON or card ids, none names a card the seat could not see
+in the views around the event, and none calls the seat whose view it is by
+its name (it is "you").
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 __all__ = ["card_ids_in", "check_labels", "check_sentence", "check_words"]
 
-from games.base import SEAT_PLACEHOLDER, Engine, card_ids_in
+from games.base import SEAT_PLACEHOLDER, Engine, card_ids_in, seat_ref
 
 JSONISH = re.compile(r'[{}\[\]"]|\bNone\b|\bTrue\b|\bFalse\b|\bby\b:|\bdo\b:')
 
@@ -48,6 +49,8 @@ def check_sentence(
     assert not ids, f"{what}: shows card ids {ids}: {text!r}"
     if seat is None:
         return
+    # A seat's own view speaks to it: "you", never its name in the third person.
+    assert seat_ref(seat) not in text, f"{what}: seat {seat} is not called 'you': {text!r}"
     seen_ids: set[str] = set()
     for value in visible:
         seen_ids |= card_ids_in(value, catalog)
