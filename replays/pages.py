@@ -47,6 +47,23 @@ def _result_words(record: Record, players: list[str]) -> str:
     return f"{names} {verb}" + (f" with {best} points." if best is not None else ".")
 
 
+EMBED_HEIGHT = 640  # pixels: the table and a few moves at a glance, the rest scrolls
+
+
+def embed_snippet(request: HttpRequest, record: Record, engine: Any) -> str:
+    """The ``<iframe>`` a club pastes into its own page to show this record.
+
+    Only the embed page may be framed (``config.csp``): it shows a finished game, as
+    every visitor may see it, and links back here.
+    """
+    src = request.build_absolute_uri(reverse("record-embed", args=[record.pk]))
+    title = f"{engine.name} #{record.pk} on giftbox"
+    return (
+        f'<iframe src="{src}" title="{title}" width="100%" height="{EMBED_HEIGHT}" '
+        'style="border: 0; max-width: 960px" loading="lazy"></iframe>'
+    )
+
+
 def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dict | None:
     try:
         record = selectors.record_get(record_id=record_id)
@@ -55,7 +72,9 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
     players = selectors.record_player_names(record)
     engine = get_engine(record.game)
     if record.kind == Record.Kind.RESULT:
-        return _result_only_context(record, engine, players, embed=embed)
+        context = _result_only_context(record, engine, players, embed=embed)
+        context["embed_snippet"] = embed_snippet(request, record, engine)
+        return context
     timeline = record_timeline(record, players=players, seat=None)
     return {
         "record": record,
@@ -68,6 +87,7 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
         "forked_from": (record.meta or {}).get("forked_from"),
         "variant": variant_words(record.game, record.options or {}),
         "embed": embed,
+        "embed_snippet": embed_snippet(request, record, engine),
         "stylesheets": table_stylesheets(record.game),
         "last_step": record.num_events,
     }
