@@ -28,6 +28,7 @@ from games.base import and_list
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import live as live_play
 from replays import rules, selectors
+from replays.house_rules import house_rules
 from replays.api.live_views import seat_token
 from replays.api.serializers import RECORD_FILTERS, record_filters
 from replays.models import LiveGame, Record
@@ -181,13 +182,31 @@ def rules_index_page(request: HttpRequest) -> HttpResponse:
     return render(request, "replays/rules_index.html", {"engines": all_engines()})
 
 
-def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+def _engine_or_404(slug: str) -> Any:
     try:
-        engine = get_engine(slug)
+        return get_engine(slug)
     except UnknownGame:
         raise Http404(f"Unknown game {slug!r}") from None
+
+
+def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """How to play, for players, with every house rule the game declares explained."""
+    engine = _engine_or_404(slug)
+    context = {
+        "engine": engine,
+        "how_to_play": rules.how_to_play_html(slug),
+        "house_rules": house_rules(slug, engine.options),
+    }
+    return render(request, "replays/rules.html", context)
+
+
+def rules_notes_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The maintainers' notes: how the service reads every unclear point of the rulebook."""
+    engine = _engine_or_404(slug)
     return render(
-        request, "replays/rules.html", {"engine": engine, "rules_html": rules.rules_html(slug)}
+        request,
+        "replays/rules_notes.html",
+        {"engine": engine, "notes_html": rules.rules_notes_html(slug)},
     )
 
 
