@@ -35,13 +35,23 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 DEFAULT_HEIGHT = 420
-PHONE_WIDTH = 600  # pixels: a chart box narrower than this gets the ``phone`` overrides
+PHONE_WIDTH = 480  # pixels: a chart box narrower than this gets the ``phone`` overrides
 HOVER_LINE = 44  # characters per line of hover text (about 300 px at Plotly's 13 px)
 CONFIG: dict[str, Any] = {
     "responsive": True,
     "displaylogo": False,
     "displayModeBar": "hover",
-    "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"],
+    # Download, zoom, pan and reset: a short bar, clear of a left-aligned title.
+    "modeBarButtonsToRemove": [
+        "lasso2d",
+        "select2d",
+        "autoScale2d",
+        "zoomIn2d",
+        "zoomOut2d",
+        "toggleSpikelines",
+        "hoverClosestCartesian",
+        "hoverCompareCartesian",
+    ],
 }
 _SLUG = re.compile(r"[^a-z0-9]+")
 # The characters Plotly's label markup gives a meaning to; it shows the entities as text.

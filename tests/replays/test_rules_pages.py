@@ -77,7 +77,7 @@ def test_every_declared_option_is_explained_in_words(client, engine):
             for value in values:
                 label, meaning = words[option.name].values[value]
                 assert label in said and meaning in said, (option.name, value)
-            assert "(normal)" in said
+            assert ("normally:" if option.kind == "list" else "(normal)") in said
         else:
             assert "Normally:" in said
 

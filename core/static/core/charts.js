@@ -8,7 +8,7 @@
 (function () {
   "use strict";
 
-  var PHONE_WIDTH = 600;
+  var PHONE_WIDTH = 480;  // core/chartkit.py PHONE_WIDTH
 
   function csvCell(value) {
     var text = value === null || value === undefined ? "" : String(value);
@@ -38,15 +38,20 @@
     return lines;
   }
 
+  // Room for the title: the whole width on a phone (no mode bar there), else the width
+  // less the mode bar's (about 130 px, top right, shown on hover).
   function fitted(figure, width) {
     var layout = figure.layout || {};
     var config = figure.config || {};
-    if (width >= PHONE_WIDTH || !figure.phone) return {layout: layout, config: config};
-    layout = merge(layout, figure.phone.layout);
-    config = merge(config, figure.phone.config);
+    var phone = width < PHONE_WIDTH && figure.phone;
+    if (phone) {
+      layout = merge(layout, figure.phone.layout);
+      config = merge(config, figure.phone.config);
+    }
     var title = layout.title && layout.title.text;
     if (title && title.indexOf("<br>") < 0) {
-      var lines = wrapTitle(title, Math.max(16, Math.floor((width - 20) / 9)));
+      var room = Math.max(16, Math.floor((width - (phone ? 20 : 150)) / 9));
+      var lines = wrapTitle(title, room);
       if (lines.length > 1) {
         layout = merge(layout, {title: {text: lines.join("<br>")}});
         var top = (layout.margin && layout.margin.t) || 60;
