@@ -64,7 +64,9 @@ def test_charts_on_a_phone_keep_titles_clear_and_hover_boxes_inside(
     chart.scroll_into_view_if_needed()
     frame = chart.bounding_box()
     page.mouse.move(frame["x"] + frame["width"] * 0.3, frame["y"] + frame["height"] * 0.6)
-    page.wait_for_selector("#seat-advantage .hoverlayer .legend, #seat-advantage .hoverlayer .hovertext")
+    page.wait_for_selector(
+        "#seat-advantage .hoverlayer .legend, #seat-advantage .hoverlayer .hovertext"
+    )
     label = chart.locator(".hoverlayer > g").first.bounding_box()
     assert inside(label, frame, slack=2), (label, frame)
     assert page.locator("div.chart .modebar-container .modebar").count() == 0
