@@ -54,8 +54,7 @@ WORDS: dict[str, dict[str, OptionWords]] = {
                 ),
                 False: (
                     "Not allowed",
-                    "a Regift must take a card from an opponent's row or from the set-aside "
-                    "cards.",
+                    "a Regift must take a card from an opponent's row or from the set-aside cards.",
                 ),
             },
         ),
@@ -103,7 +102,7 @@ WORDS: dict[str, dict[str, OptionWords]] = {
                 "closeness": (
                     "Closeness",
                     "12 minus how far the resource is from 12, over or under: 11 or 13 points "
-                    "score 11, 0 scores 0, 25 scores −1.",
+                    "score 11, 0 scores 0, 25 scores -1.",
                 ),
                 "closeness_floored": (
                     "Closeness, never below zero",
@@ -117,8 +116,7 @@ WORDS: dict[str, dict[str, OptionWords]] = {
                 "exact": ("Exactly 12 only", "12 for a resource at exactly 12, otherwise 0."),
                 "goal_only": (
                     "Goal only",
-                    "no partial scores: everyone is tied, so the player with the most cards "
-                    "wins.",
+                    "no partial scores: everyone is tied, so the player with the most cards wins.",
                 ),
             },
         ),
@@ -254,9 +252,7 @@ def house_rules(game: str, options: tuple[Option, ...]) -> list[dict[str, Any]]:
     for option in options:
         words = WORDS.get(game, {}).get(option.name) or _fallback(option)
         listed = option.kind in ("bool", "choice", "list")
-        values = (
-            [True, False] if option.kind == "bool" else list(option.choices) if listed else []
-        )
+        values = [True, False] if option.kind == "bool" else list(option.choices) if listed else []
         default = option.default if isinstance(option.default, list) else [option.default]
         shown.append(
             {

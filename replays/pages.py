@@ -28,9 +28,9 @@ from games.base import and_list
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import live as live_play
 from replays import rules, selectors
-from replays.house_rules import house_rules
 from replays.api.live_views import seat_token
 from replays.api.serializers import RECORD_FILTERS, record_filters
+from replays.house_rules import house_rules
 from replays.models import LiveGame, Record
 from replays.tables import table_stylesheets
 from replays.timeline import record_timeline

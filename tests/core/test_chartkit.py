@@ -88,13 +88,15 @@ def test_hover_sentences_are_broken_into_lines_that_fit_a_phone():
             },
         ]
     )
-    text, template = made["figure"]["data"][0]["hovertext"][0], made["figure"]["data"][1][
-        "hovertemplate"
-    ]
+    text, template = (
+        made["figure"]["data"][0]["hovertext"][0],
+        made["figure"]["data"][1]["hovertemplate"],
+    )
     assert text.replace("<br>", " ") == sentence
     assert all(len(line) <= 44 for line in text.split("<br>"))
     assert len(text.split("<br>")) >= 3
     body, _, extra = template.partition("<extra>")
     assert extra == "</extra>"
-    assert "%{y:.0%}" in body and "%{x}" in body, "placeholders are never split"
+    assert "%{y:.0%}" in body, "placeholders are never split"
+    assert "%{x}" in body
     assert all(len(line) <= 44 for line in body.split("<br>"))
