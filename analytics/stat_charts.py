@@ -59,6 +59,11 @@ def _pct(value: float | None) -> str:
     return "no games" if value is None else f"{round(100 * value)}%"
 
 
+def _points(value: float) -> str:
+    """A difference of two rates in percentage points: "+12 points", "-3 points"."""
+    return f"{round(100 * value):+d} points"
+
+
 def words(name: str) -> str:
     """An event type as a person says it: ``play_special`` -> "play special"."""
     return name.replace("_", " ")
@@ -379,6 +384,21 @@ def card_impact_chart(
     def impact(card: dict[str, Any]) -> float:
         return round(card[f"{field}_win_rate"] - card[f"not_{field}_win_rate"], 4)
 
+    def bounds(card: dict[str, Any]) -> tuple[float, float] | None:
+        """The 95% interval of the impact (figures counted before it was kept: none)."""
+        low, high = card.get(f"{field}_impact_low"), card.get(f"{field}_impact_high")
+        return None if low is None or high is None else (low, high)
+
+    def interval_words(card: dict[str, Any]) -> str:
+        found = bounds(card)
+        if found is None:
+            return ""
+        low, high = found
+        sign = (
+            "likely" if low > 0 or high < 0 else "could be chance: the range includes no difference"
+        )
+        return f" The difference is {_points(low)} to {_points(high)} (95% range): {sign}."
+
     first = next(k for k, *_ in _sides(figures) if any(k in v for v in cards.values()))
     names = sorted(cards, key=lambda n: impact(cards[n][first]) if first in cards[n] else 0)
     drawn = names if len(names) <= 2 * most else names[:most] + names[-most:]
@@ -399,11 +419,29 @@ def card_impact_chart(
                     f"Players who {verb} {n} won {_pct(cards[n][key][f'{field}_win_rate'])} of "
                     f"{cards[n][key][f'{field}_games']} {side_words} games; the others won "
                     f"{_pct(cards[n][key][f'not_{field}_win_rate'])}."
+                    + interval_words(cards[n][key])
                     for n in shown
                 ],
                 "hoverinfo": "text",
             }
         )
+        found = [bounds(cards[n][key]) for n in shown]
+        if any(b is not None for b in found):
+            values = traces[-1]["x"]
+            traces[-1]["error_x"] = {
+                "type": "data",
+                "array": [
+                    0 if b is None else round(b[1] - v, 4)
+                    for b, v in zip(found, values, strict=True)
+                ],
+                "arrayminus": [
+                    0 if b is None else round(v - b[0], 4)
+                    for b, v in zip(found, values, strict=True)
+                ],
+                "color": "#222",
+                "thickness": 1.2,
+                "width": 3,
+            }
         rows += [
             [
                 n,
@@ -411,6 +449,8 @@ def card_impact_chart(
                 cards[n][key][f"{field}_games"],
                 cards[n][key][f"{field}_win_rate"],
                 cards[n][key][f"not_{field}_win_rate"],
+                cards[n][key].get(f"{field}_impact_low"),
+                cards[n][key].get(f"{field}_impact_high"),
             ]
             for n in names
             if key in cards[n]
@@ -426,7 +466,15 @@ def card_impact_chart(
         traces=traces,
         x_title="win rate with the card minus win rate without it",
         y_title="card",
-        csv_header=["card", "play", "seat-games with it", "win rate with", "win rate without"],
+        csv_header=[
+            "card",
+            "play",
+            "seat-games with it",
+            "win rate with",
+            "win rate without",
+            "difference low 95%",
+            "difference high 95%",
+        ],
         csv_rows=rows,
         layout=_layout(
             game_name,
@@ -436,7 +484,9 @@ def card_impact_chart(
         height=max(300, 130 + 16 * len(drawn) * len(traces)),
         description=(
             f"Bars to the right: players who {verb} this card won more often than those who "
-            f"did not. It shows association, not cause; cards seen in fewer than {min_games} "
+            f"did not; the whisker is the 95% range the true difference likely lies in (a "
+            f"whisker across the zero line: it may be chance). It shows association, not "
+            f"cause; cards seen in fewer than {min_games} "
             f"seat-games are left out{trimmed}."
         ),
     )

@@ -170,6 +170,39 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def difference_interval(
+    wins_a: float, games_a: int, wins_b: float, games_b: int, z: float = Z95
+) -> tuple[float, float] | None:
+    """The 95% interval of rate A minus rate B (Newcombe's hybrid score method).
+
+    Built from each rate's Wilson interval, so it behaves near 0 and 1 and with few
+    games as the seat advantage's intervals do; None when either side has no games.
+    """
+    if games_a <= 0 or games_b <= 0:
+        return None
+    p_a, p_b = wins_a / games_a, wins_b / games_b
+    low_a, high_a = wilson_interval(wins_a, games_a, z)
+    low_b, high_b = wilson_interval(wins_b, games_b, z)
+    diff = p_a - p_b
+    low = diff - math.sqrt((p_a - low_a) ** 2 + (high_b - p_b) ** 2)
+    high = diff + math.sqrt((high_a - p_a) ** 2 + (p_b - low_b) ** 2)
+    return max(-1.0, low), min(1.0, high)
+
+
+def _impact_bounds(
+    prefix: str, units: int, games: int, win_units: int, seat_games: int
+) -> dict[str, float | None]:
+    """``<prefix>_impact_low`` / ``_high``: the interval of (win rate with) - (without)."""
+    bounds = difference_interval(
+        units / WIN_UNIT, games, (win_units - units) / WIN_UNIT, seat_games - games
+    )
+    low, high = bounds if bounds is not None else (None, None)
+    return {
+        f"{prefix}_impact_low": None if low is None else round(low, 4),
+        f"{prefix}_impact_high": None if high is None else round(high, 4),
+    }
+
+
 def hist_summary(hist: Mapping[str, int]) -> dict[str, float] | None:
     """Box-plot figures of a {value: count} histogram: quartiles (linear), fences, mean."""
     if not hist:
@@ -293,6 +326,8 @@ def side_figures(by_size: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
                 "not_ended_win_rate": _rate(
                     (win_units - ended_units) / WIN_UNIT, seat_games - ended
                 ),
+                **_impact_bounds("held", held_units, held, win_units, seat_games),
+                **_impact_bounds("ended", ended_units, ended, win_units, seat_games),
             }
         )
     decisive = total.get("decisive") or {}

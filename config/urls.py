@@ -25,6 +25,7 @@ urlpatterns = [
     path("records/<int:record_id>/", replays_pages.record_replay_page, name="record-replay"),
     path("rules/", replays_pages.rules_index_page, name="rules-index"),
     path("rules/<slug:slug>/", replays_pages.rules_page, name="rules-page"),
+    path("rules/<slug:slug>/notes/", replays_pages.rules_notes_page, name="rules-notes"),
     path("records/<int:record_id>/embed/", replays_pages.record_embed_page, name="record-embed"),
     path(
         "records/<int:record_id>/steps/<int:step>/table/",

@@ -10,6 +10,15 @@ a "Download the data (CSV)" link built from the chart's ``csv`` rows.
 Every chart has a title, labelled axes, hover text in words (``hovertemplate``) and its
 data as CSV: :func:`chart` asks for each, so a chart cannot leave one out.
 
+Charts fit a phone. The figure carries Plotly's ``config`` (the mode bar only on hover,
+where the title is left-aligned and short enough to leave it room) and ``phone``: the
+overrides charts.js applies when the chart is narrower than :data:`PHONE_WIDTH` pixels.
+There the mode bar is off (it covered every title; the CSV link under the chart stays),
+a finger scrolls the page instead of zooming the chart, and hover text is shown in one
+box kept inside the plot (Plotly's unified hover) rather than beside the point, where it
+ran off the edge. Hover sentences are broken into lines of at most
+:data:`HOVER_LINE` characters, so a box is never wider than a phone.
+
 Plotly reads every label as a small HTML-like language (``<br>``, ``<b>``, ``<a href>``),
 so text from people (a season's name, a display name) would become markup: an
 off-site link in a chart title. :func:`chart` therefore treats ``title``,
@@ -26,6 +35,24 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 DEFAULT_HEIGHT = 420
+PHONE_WIDTH = 480  # pixels: a chart box narrower than this gets the ``phone`` overrides
+HOVER_LINE = 44  # characters per line of hover text (about 300 px at Plotly's 13 px)
+CONFIG: dict[str, Any] = {
+    "responsive": True,
+    "displaylogo": False,
+    "displayModeBar": "hover",
+    # Download, zoom, pan and reset: a short bar, clear of a left-aligned title.
+    "modeBarButtonsToRemove": [
+        "lasso2d",
+        "select2d",
+        "autoScale2d",
+        "zoomIn2d",
+        "zoomOut2d",
+        "toggleSpikelines",
+        "hoverClosestCartesian",
+        "hoverCompareCartesian",
+    ],
+}
 _SLUG = re.compile(r"[^a-z0-9]+")
 # The characters Plotly's label markup gives a meaning to; it shows the entities as text.
 _PLOTLY_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
@@ -44,6 +71,76 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plotly_text(item) if isinstance(item, str) else item for item in value]
     return value
+
+
+def _wrap_words(text: str, width: int = HOVER_LINE) -> str:
+    """``text`` with ``<br>`` between words so no line is longer than ``width`` characters.
+
+    Plotly markup counts as written: a ``%{y:.0%}`` placeholder or a ``<b>`` tag is
+    never split (a space inside one does not break), and existing ``<br>`` start a new
+    line. Characters are counted as written, a fair guess at how wide a line is.
+    """
+    lines: list[str] = []
+    for part in re.split(r"<br\s*/?>", text):
+        line = ""
+        for word in _markup_words(part):
+            if line and len(line) + 1 + len(word) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(line)
+    return "<br>".join(lines)
+
+
+def _markup_words(text: str) -> list[str]:
+    """Split at spaces outside ``%{...}`` placeholders and ``<...>`` tags."""
+    words, current, depth = [], "", 0
+    for char in text:
+        if char in "{<":
+            depth += 1
+        elif char in "}>" and depth:
+            depth -= 1
+        if char == " " and depth == 0:
+            if current:
+                words.append(current)
+            current = ""
+        else:
+            current += char
+    if current:
+        words.append(current)
+    return words
+
+
+def _wrap_hover(trace: dict[str, Any]) -> dict[str, Any]:
+    """The trace with its hover sentences broken into short lines (see module doc)."""
+    wrapped = dict(trace)
+    if isinstance(template := trace.get("hovertemplate"), str):
+        body, extra, rest = template.partition("<extra>")
+        wrapped["hovertemplate"] = _wrap_words(body) + extra + rest
+    text = trace.get("hovertext")
+    if isinstance(text, str):
+        wrapped["hovertext"] = _wrap_words(text)
+    elif isinstance(text, list | tuple):
+        wrapped["hovertext"] = [_wrap_words(t) if isinstance(t, str) else t for t in text]
+    return wrapped
+
+
+def phone_overrides(traces: list[dict[str, Any]]) -> dict[str, Any]:
+    """What charts.js changes on a narrow chart (see the module doc).
+
+    A chart of horizontal bars hovers by its category (the y axis), any other by x.
+    """
+    across = "y" if traces and all(t.get("orientation") == "h" for t in traces) else "x"
+    return {
+        "config": {"displayModeBar": False},
+        "layout": {
+            "dragmode": False,
+            "hovermode": f"{across} unified",
+            "hoverlabel": {"font": {"size": 12}},
+            "margin": {"l": 40, "r": 10},
+        },
+    }
 
 
 def chart(
@@ -73,17 +170,21 @@ def chart(
         if not worded and trace.get("hoverinfo") != "skip":
             raise ValueError(f"chart {chart_id!r}: every trace needs hover text in words")
     traces = [
-        {key: _plain(value) if key in _PLAIN_TRACE_KEYS else value for key, value in t.items()}
+        _wrap_hover(
+            {key: _plain(value) if key in _PLAIN_TRACE_KEYS else value for key, value in t.items()}
+        )
         for t in traces
     ]
     figure_layout: dict[str, Any] = {
-        "title": {"text": plotly_text(title)},
+        # Left-aligned, so the mode bar (top right, on hover) does not cover it.
+        "title": {"text": plotly_text(title), "x": 0.01, "xanchor": "left"},
         "xaxis": {"title": {"text": plotly_text(x_title)}, "automargin": True},
         "yaxis": {"title": {"text": plotly_text(y_title)}, "automargin": True},
         "margin": {"l": 50, "r": 20, "t": 60, "b": 50},
         "height": height,
         "legend": {"orientation": "h", "y": -0.2},
-        "hoverlabel": {"align": "left"},
+        "hoverlabel": {"align": "left", "namelength": -1},
+        "hoverdistance": 30,
     }
     for key, value in (layout or {}).items():
         if isinstance(value, dict) and isinstance(figure_layout.get(key), dict):
@@ -97,7 +198,12 @@ def chart(
         "csv_id": f"{chart_id}-csv",
         "title": title,
         "description": description,
-        "figure": {"data": traces, "layout": figure_layout},
+        "figure": {
+            "data": traces,
+            "layout": figure_layout,
+            "config": dict(CONFIG),
+            "phone": phone_overrides(traces),
+        },
         "csv": rows,
         "csv_name": f"{_SLUG.sub('-', title.lower()).strip('-') or chart_id}.csv",
     }

@@ -31,6 +31,7 @@ from replays import live as live_play
 from replays import rules, selectors
 from replays.api.live_views import seat_token
 from replays.api.serializers import RECORD_FILTERS, record_filters
+from replays.house_rules import house_rules
 from replays.models import LiveGame, Record
 from replays.tables import table_stylesheets
 from replays.timeline import record_timeline
@@ -54,6 +55,23 @@ def _result_words(record: Record, players: list[str]) -> str:
     return f"{names} {verb}."
 
 
+EMBED_HEIGHT = 640  # pixels: the table and a few moves at a glance, the rest scrolls
+
+
+def embed_snippet(request: HttpRequest, record: Record, engine: Any) -> str:
+    """The ``<iframe>`` a club pastes into its own page to show this record.
+
+    Only the embed page may be framed (``config.csp``): it shows a finished game, as
+    every visitor may see it, and links back here.
+    """
+    src = request.build_absolute_uri(reverse("record-embed", args=[record.pk]))
+    title = f"{engine.name} #{record.pk} on giftbox"
+    return (
+        f'<iframe src="{src}" title="{title}" width="100%" height="{EMBED_HEIGHT}" '
+        'style="border: 0; max-width: 960px" loading="lazy"></iframe>'
+    )
+
+
 def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dict | None:
     try:
         record = selectors.record_get(record_id=record_id)
@@ -62,7 +80,9 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
     players = selectors.record_player_names(record)
     engine = get_engine(record.game)
     if record.kind == Record.Kind.RESULT:
-        return _result_only_context(record, engine, players, embed=embed)
+        context = _result_only_context(record, engine, players, embed=embed)
+        context["embed_snippet"] = embed_snippet(request, record, engine)
+        return context
     timeline = record_timeline(record, players=players, seat=None)
     return {
         "record": record,
@@ -75,6 +95,7 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
         "forked_from": (record.meta or {}).get("forked_from"),
         "variant": variant_words(record.game, record.options or {}),
         "embed": embed,
+        "embed_snippet": embed_snippet(request, record, engine),
         "stylesheets": table_stylesheets(record.game),
         "last_step": record.num_events,
     }
@@ -168,13 +189,31 @@ def rules_index_page(request: HttpRequest) -> HttpResponse:
     return render(request, "replays/rules_index.html", {"engines": all_engines()})
 
 
-def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+def _engine_or_404(slug: str) -> Any:
     try:
-        engine = get_engine(slug)
+        return get_engine(slug)
     except UnknownGame:
         raise Http404(f"Unknown game {slug!r}") from None
+
+
+def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """How to play, for players, with every house rule the game declares explained."""
+    engine = _engine_or_404(slug)
+    context = {
+        "engine": engine,
+        "how_to_play": rules.how_to_play_html(slug),
+        "house_rules": house_rules(slug, engine.options),
+    }
+    return render(request, "replays/rules.html", context)
+
+
+def rules_notes_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The maintainers' notes: how the service reads every unclear point of the rulebook."""
+    engine = _engine_or_404(slug)
     return render(
-        request, "replays/rules.html", {"engine": engine, "rules_html": rules.rules_html(slug)}
+        request,
+        "replays/rules_notes.html",
+        {"engine": engine, "notes_html": rules.rules_notes_html(slug)},
     )
 
 

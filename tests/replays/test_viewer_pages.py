@@ -76,15 +76,18 @@ def test_each_games_rules_are_a_page(client, engine):
     page = response.content.decode()
     assert "<h1" in page
     assert engine.name in page
-    assert "<table>" in page, "the rules' tables are rendered, not markdown source"
-    assert "| ---" not in page
-    assert "|---" not in page
+    notes = client.get(f"/rules/{engine.slug}/notes/").content.decode()
+    for text in (page, notes):
+        assert "| ---" not in text, "tables are rendered, not markdown source"
+        assert "|---" not in text
+    assert "<table>" in notes, "the notes' tables are rendered, not markdown source"
     index = client.get("/rules/").content.decode()
     assert f'href="/rules/{engine.slug}/"' in index
 
 
 def test_unknown_rules_are_a_404(client):
     assert client.get("/rules/chess/").status_code == 404
+    assert client.get("/rules/chess/notes/").status_code == 404
 
 
 def test_site_has_a_favicon_and_the_api_docs_link_back(client):

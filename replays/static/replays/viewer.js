@@ -84,9 +84,17 @@
     if (step < last) fetchTable(step + 1, seat).catch(() => {});
   }
 
+  // "Play on from here" offers the seat being watched: a viewer following Ben's view
+  // means to play on as Ben. Everyone's view leaves the choice as it is.
+  function forkSeatFollow() {
+    const pick = document.querySelector("#fork-form select[name=seat]");
+    if (pick && seat !== "") pick.value = seat;
+  }
+
   async function setSeat(value) {
     seat = value;
     seatSelect.value = value;
+    forkSeatFollow();
     const timeline = await fetchTimeline(seat).catch(() => null);
     if (timeline && timeline.steps) {
       for (const entry of timeline.steps) {
