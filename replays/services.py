@@ -34,12 +34,16 @@ __all__ = [
 ]
 
 
-def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, bool]:
+def record_submit(
+    *, document: Any, submitted_by: Any = None, confirm_unusual: bool = False
+) -> tuple[Record, bool]:
     """Validate and store one finished game; returns the record and whether it is new.
 
     Uploading a game that is already stored returns the stored record: identity
     is the digest of game, options, players and events (for a result-only
-    record, no events: scores, ranks and ``meta.played_at``).
+    record, no events: scores, ranks and ``meta.played_at``). A result-only
+    record with a score outside the game's plausible range is refused (422
+    ``result_unusual``) unless ``confirm_unusual``: a person has looked again.
     """
     log = giftlog_parse(document)
     given = log.table.given if log.table is not None else log.result
@@ -48,7 +52,7 @@ def record_submit(*, document: Any, submitted_by: Any = None) -> tuple[Record, b
         result_check(given, existing.result)
         return existing, False
     player_names_check(log.players)
-    result = log_validate(log)
+    result = log_validate(log, confirm_unusual=confirm_unusual)
     try:
         return _record_store(log, result, submitted_by=submitted_by), True
     except IntegrityError:

@@ -27,7 +27,7 @@ def names_fill(text: str, players: Sequence[str]) -> str:
 
     def name(match: Any) -> str:
         seat = int(match.group(1))
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
 
     return SEAT_PLACEHOLDER.sub(name, text)
 

@@ -103,7 +103,7 @@ def season_entry_submit(
         if seat.seat not in guests and seat.player_id not in member_players:
             raise Unprocessable(
                 "not_a_member_player",
-                f"Seat {seat.seat} ({seat.player.name}) is not a member of {club.name}; "
+                f"Seat {seat.seat + 1} ({seat.player.name}) is not a member of {club.name}; "
                 "mark the seat as a guest or invite them.",
                 seat=seat.seat,
                 player=seat.player.name,
