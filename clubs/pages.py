@@ -27,6 +27,7 @@ from clubs.forms import (
     ClubCreateForm,
     InvitationForm,
     LeagueCreateForm,
+    ResultCorrectionForm,
     SeasonCreateForm,
     TableGameForm,
     VoidForm,
@@ -35,7 +36,7 @@ from clubs.forms import (
 from clubs.models import Club, League, Season, SeasonEntry
 from core.errors import Forbidden, NotFound, ServiceError
 from core.games import game_name, variant_words
-from replays.models import Player
+from replays.models import Player, Record
 from replays.selectors import RecordRow, record_row
 
 RECENT_GAMES = 20
@@ -103,6 +104,9 @@ class GameRow:
     row: RecordRow
     entry: SeasonEntry
     league: League | None
+    # Whether the viewer is offered "Correct…": a table game's submitter (after the
+    # window the page says who may still correct it) or a club admin.
+    correctable: bool = False
 
     @property
     def voided(self) -> bool:
@@ -114,9 +118,23 @@ class GameRow:
         return user.get_username() if user is not None else "an admin"
 
 
-def _game_rows(entries: list[SeasonEntry], *, with_league: bool) -> list[GameRow]:
+def _game_rows(
+    entries: list[SeasonEntry], *, with_league: bool, user: Any = None, is_admin: bool = False
+) -> list[GameRow]:
+    user_id = user.pk if user is not None and user.is_authenticated else None
     return [
-        GameRow(record_row(e.record), e, e.season.league if with_league else None) for e in entries
+        GameRow(
+            record_row(e.record),
+            e,
+            e.season.league if with_league else None,
+            correctable=(
+                e.voided_at is None
+                and e.record.kind == Record.Kind.RESULT
+                and user_id is not None
+                and (is_admin or e.record.submitted_by_id == user_id)
+            ),
+        )
+        for e in entries
     ]
 
 
@@ -178,7 +196,12 @@ def _club_context(request: HttpRequest, club: Club, **forms: Any) -> dict[str, A
         "is_admin": is_admin,
         "members": members,
         "leagues": leagues,
-        "games": _game_rows(selectors.club_recent_entries(club=club), with_league=True),
+        "games": _game_rows(
+            selectors.club_recent_entries(club=club),
+            with_league=True,
+            user=request.user,
+            is_admin=is_admin,
+        ),
     }
     if is_admin:
         league_list = [item["league"] for item in leagues]
@@ -356,7 +379,12 @@ def league_page(request: HttpRequest, slug: str, league_slug: str) -> HttpRespon
                 for row in standings
                 if not row["ranked"]
             ],
-            games=_game_rows(list(selectors.season_entries(season=season)), with_league=False),
+            games=_game_rows(
+                list(selectors.season_entries(season=season)),
+                with_league=False,
+                user=request.user,
+                is_admin=bool(membership and membership.is_admin),
+            ),
             chart=(
                 charts.standings_chart(history, names=names, title=f"Points through {season.name}")
                 if history
@@ -366,11 +394,21 @@ def league_page(request: HttpRequest, slug: str, league_slug: str) -> HttpRespon
     return render(request, "clubs/league.html", context)
 
 
-@login_required
-@require_POST
-def entry_void_page(
-    request: HttpRequest, slug: str, league_slug: str, entry_id: int
-) -> HttpResponse:
+def _game_words(entry: SeasonEntry) -> str:
+    """A game as its players know it: "The game of Secret Santa of ana and cy on 3 Dec 2026"."""
+    record = entry.record
+    names = [
+        seat.player.display_name or seat.player.name
+        for seat in record.seats.select_related("player").order_by("seat")
+    ]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    played = record.played_at or record.created_at
+    return (
+        f"The game of {game_name(record.game)} of {who} on {timezone.localtime(played):%-d %b %Y}"
+    )
+
+
+def _league_entry(slug: str, league_slug: str, entry_id: int) -> tuple[Club, League, SeasonEntry]:
     club = _found(selectors.club_get, slug=slug)
     league = _found(selectors.league_get_by_slug, club=club, slug=league_slug)
     entry = (
@@ -380,6 +418,15 @@ def entry_void_page(
     )
     if entry is None:
         raise Http404(f"{league.name} has no game entry {entry_id}.")
+    return club, league, entry
+
+
+@login_required
+@require_POST
+def entry_void_page(
+    request: HttpRequest, slug: str, league_slug: str, entry_id: int
+) -> HttpResponse:
+    club, league, entry = _league_entry(slug, league_slug, entry_id)
     form = VoidForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
@@ -389,7 +436,7 @@ def entry_void_page(
             return _refused(request, exc)
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Game {entry.record_id} is voided: {reason}")
+        messages.success(request, f"{_game_words(entry)} is voided: {reason}")
     return redirect(
         f"{reverse('league-page', args=[club.slug, league.slug])}?season={entry.season_id}"
     )
@@ -434,7 +481,11 @@ def table_game_page(request: HttpRequest, slug: str, league_slug: str) -> HttpRe
                 document, guests = form.document(game=league.game, options=league.options)
                 try:
                     entry, _created = services.season_entry_submit_document(
-                        season=season, document=document, user=request.user, guests=guests
+                        season=season,
+                        document=document,
+                        user=request.user,
+                        guests=guests,
+                        confirm_unusual=form.unusual_confirmed(form.scores()),
                     )
                 except ServiceError as exc:
                     form.add_service_error(exc)
@@ -454,6 +505,67 @@ def table_game_page(request: HttpRequest, slug: str, league_slug: str) -> HttpRe
             "rules": league_rules_words(league),
             "form": form,
             "membership": membership,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entry_correct_page(
+    request: HttpRequest, slug: str, league_slug: str, entry_id: int
+) -> HttpResponse:
+    """Correct a table game's scores: its submitter within the window, club admins after.
+
+    Someone who may not correct it (any more) is told why and who may; their POST is
+    refused (403) by the service, as the API's is.
+    """
+    club, league, entry = _league_entry(slug, league_slug, entry_id)
+    record = entry.record
+    seats = list(record.seats.select_related("player").order_by("seat"))
+    names = [seat.player.display_name or seat.player.name for seat in seats]
+    access = services.correction_access(record=record, user=request.user)
+    form = ResultCorrectionForm(
+        request.POST or None, names=names, scores=list(record.result.get("scores") or [])
+    )
+    back = f"{reverse('league-page', args=[club.slug, league.slug])}?season={entry.season_id}"
+    status = 200
+    if request.method == "POST":
+        if not access.allowed:
+            return _refused(request, Forbidden(access.code, access.why))
+        status = 400
+        if form.is_valid():
+            try:
+                services.result_correct(
+                    record=record,
+                    user=request.user,
+                    scores=form.scores(),
+                    reason=form.cleaned_data["reason"],
+                    confirm_unusual=form.unusual_confirmed(form.scores()),
+                )
+            except ServiceError as exc:
+                if exc.status == 403:
+                    return _refused(request, exc)
+                form.add_service_error(exc)
+                status = exc.status
+            else:
+                messages.success(
+                    request, f"{_game_words(entry)} is corrected; the standings follow."
+                )
+                return redirect(back)
+    return render(
+        request,
+        "clubs/correct.html",
+        {
+            "club": club,
+            "league": league,
+            "entry": entry,
+            "game": _game_words(entry),
+            "row": record_row(record),
+            "access": access,
+            "form": form,
+            "back": back,
+            "voided": entry.voided_at is not None,
         },
         status=status,
     )

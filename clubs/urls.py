@@ -73,5 +73,10 @@ page_urlpatterns += [
         pages.entry_void_page,
         name="entry-void",
     ),
+    path(
+        "clubs/<slug:slug>/leagues/<slug:league_slug>/games/<int:entry_id>/correct/",
+        pages.entry_correct_page,
+        name="entry-correct",
+    ),
     path("players/<str:handle>/", pages.player_page, name="player-page"),
 ]

@@ -335,7 +335,8 @@ class BaseEngine:
             n = self.num_players(state)
             if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < n:
                 raise IllegalEvent(
-                    MALFORMED_EVENT, f'"by" must be a seat index, 0 (seat 1) to {n - 1} (seat {n}), or "chance".'
+                    MALFORMED_EVENT,
+                    f'"by" must be a seat index, 0 (seat 1) to {n - 1} (seat {n}), or "chance".',
                 )
             by_chance = False
         chance_kind = kind in self._chance_kinds

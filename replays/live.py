@@ -303,8 +303,7 @@ def _live_event_submit(
     if event["by"] != seat:
         raise Forbidden(
             "not_your_seat",
-            f"Your token is seat {seat + 1}'s (\"by\": {seat}); it cannot act for "
-            f"{event['by']!r}.",
+            f'Your token is seat {seat + 1}\'s ("by": {seat}); it cannot act for {event["by"]!r}.',
             seat=seat,
         )
     engine = get_engine(live.game)

@@ -340,7 +340,9 @@ class GiftEconomyEngine(BaseEngine):
             target = field_int(event, "target", 0, st.n - 1)
             left = hand if target == actor else st.hands[target]
             if not left:
-                raise IllegalEvent(TARGET_HAS_NO_CARDS, f"Seat {target + 1} has no card to discard.")
+                raise IllegalEvent(
+                    TARGET_HAS_NO_CARDS, f"Seat {target + 1} has no card to discard."
+                )
         else:
             require(
                 "target" not in event,
