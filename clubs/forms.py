@@ -67,15 +67,18 @@ class UnusualScoresMixin:
     def unusual_confirmed(self, scores: list[int]) -> bool:
         return str(self.data.get("confirm_unusual", "")) == self.scores_key(scores)
 
-    def unusual_refused(self, error: ServiceError, scores: list[int]) -> dict[int, str]:
+    def unusual_refused(
+        self, error: ServiceError, scores: list[int], names: list[str]
+    ) -> dict[int, str]:
         """Remember the refusal; per unusual seat (index), the sentence beside its score."""
         self.unusual = self.scores_key(scores)
         low, high = error.detail.get("usual", [None, None])
         return {
-            item["seat"]: f"{item['score']} looks unusual: a game of {len(scores)} players "
-            f"usually ends with scores from {low} to {high}. Is it right?"
+            item["seat"]: f"{names[item['seat']]}'s {item['score']} looks unusual: a "
+            f"{len(scores)}-player game usually ends with scores from {low} to {high}. "
+            "Is it right?"
             for item in error.detail.get("unusual", [])
-            if isinstance(item.get("seat"), int)
+            if isinstance(item.get("seat"), int) and 0 <= item["seat"] < len(names)
         }
 
 
@@ -308,7 +311,7 @@ class TableGameForm(UnusualScoresMixin, forms.Form):
         seats = self.cleaned_data.get("seats") or []
         names = [item["name"] for item in seats]
         if error.code == "result_unusual":
-            for seat_index, said in self.unusual_refused(error, self.scores()).items():
+            for seat_index, said in self.unusual_refused(error, self.scores(), names).items():
                 if 0 <= seat_index < len(seats):
                     self.add_error(f"score_{seats[seat_index]['row']}", said)
             return
@@ -370,7 +373,7 @@ class ResultCorrectionForm(UnusualScoresMixin, forms.Form):
     def add_service_error(self, error: ServiceError) -> None:
         seat = error.detail.get("seat")
         if error.code == "result_unusual":
-            for seat_index, said in self.unusual_refused(error, self.scores()).items():
+            for seat_index, said in self.unusual_refused(error, self.scores(), self.names).items():
                 if 0 <= seat_index < len(self.names):
                     self.add_error(f"score_{seat_index}", said)
             return

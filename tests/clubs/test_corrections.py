@@ -195,7 +195,7 @@ def test_a_correction_is_checked_by_the_rules_and_confirmed_when_unusual(world):
     asked = client.post(correct_url(world, entry), unusual)
     assert asked.status_code == 422
     page = text(asked)
-    assert "250 looks unusual" in page
+    assert "m2&#x27;s 250 looks unusual" in page
     assert 'name="confirm_unusual" value="250,10,5"' in page
     assert Record.objects.get(pk=entry.record_id).result["scores"] == [25, 10, 5]
     confirmed = client.post(correct_url(world, entry), {**unusual, "confirm_unusual": "250,10,5"})
@@ -223,7 +223,7 @@ def test_an_unusual_score_is_stored_only_once_confirmed(world):
     asked = client.post(record_url(world), table_form(*rows))
     assert asked.status_code == 422
     page = text(asked)
-    assert "310 looks unusual" in page
+    assert "m3&#x27;s 310 looks unusual" in page
     assert "from 0 to 100" in page
     assert not Record.objects.exists()
     # The confirmation is for exactly these scores: a changed score asks again.
