@@ -7,6 +7,7 @@ has it, so the person sees the message next to what they typed.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -29,6 +30,56 @@ TIE_BREAK_WORDS = {
     "head_to_head": "ahead more often in games between them",
 }
 GUEST_NAME_MAX = 64
+SEATS_IN_WORDS = re.compile(r"\b[Ss]eats? (\d+(?:(?:, | and )\d+)*)")
+
+
+def seats_to_names(message: str, names: list[str]) -> str:
+    """A service's message with its seats ("seat 2", "Seats 1 and 3") told by name.
+
+    Seats in a message are numbered from 1; a number past ``names`` is left alone.
+    """
+
+    def named(match: re.Match[str]) -> str:
+        numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
+        if not all(1 <= n <= len(names) for n in numbers):
+            return match.group(0)
+        people = [names[n - 1] for n in numbers]
+        return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
+
+    return SEATS_IN_WORDS.sub(named, message)
+
+
+class UnusualScoresMixin:
+    """Scores that look unusual are confirmed by a second press, for exactly these scores.
+
+    The service refuses them once (422 ``result_unusual``); the form then shows
+    why with a button whose value is the scores as typed, and a submit with that
+    value confirms them. Changing a score asks again.
+    """
+
+    unusual: str = ""
+    data: Any
+
+    @staticmethod
+    def scores_key(scores: list[int]) -> str:
+        return ",".join(str(score) for score in scores)
+
+    def unusual_confirmed(self, scores: list[int]) -> bool:
+        return str(self.data.get("confirm_unusual", "")) == self.scores_key(scores)
+
+    def unusual_refused(
+        self, error: ServiceError, scores: list[int], names: list[str]
+    ) -> dict[int, str]:
+        """Remember the refusal; per unusual seat (index), the sentence beside its score."""
+        self.unusual = self.scores_key(scores)
+        low, high = error.detail.get("usual", [None, None])
+        return {
+            item["seat"]: f"{names[item['seat']]}'s {item['score']} looks unusual: a "
+            f"{len(scores)}-player game usually ends with scores from {low} to {high}. "
+            "Is it right?"
+            for item in error.detail.get("unusual", [])
+            if isinstance(item.get("seat"), int) and 0 <= item["seat"] < len(names)
+        }
 
 
 def add_service_error(form: forms.Form, error: ServiceError, *, fields: dict[str, str]) -> None:
@@ -156,7 +207,7 @@ class VoidForm(forms.Form):
     reason = forms.CharField(max_length=500, label="Why is this game voided?")
 
 
-class TableGameForm(forms.Form):
+class TableGameForm(UnusualScoresMixin, forms.Form):
     """One row per possible seat: a member (or a guest's name) and the final score.
 
     Empty rows are skipped, so a three-player game leaves the last rows blank.
@@ -238,19 +289,32 @@ class TableGameForm(forms.Form):
                 continue
             seats.append({"row": number - 1, "name": name, "guest": bool(guest), "score": score})
         if not self.errors and not self.min_players <= len(seats) <= self.max_players:
+            filled = "1 is filled in" if len(seats) == 1 else f"{len(seats)} are filled in"
             self.add_error(
                 None,
-                f"This game needs {self.min_players} to {self.max_players} players; "
-                f"{len(seats)} are filled in.",
+                f"This game needs {self.min_players} to {self.max_players} players; {filled}.",
             )
         data["seats"] = seats
         return data
 
+    def scores(self) -> list[int]:
+        return [seat["score"] for seat in self.cleaned_data.get("seats") or []]
+
     def add_service_error(self, error: ServiceError) -> None:
-        """Put a refusal of the stored record next to the row or field it is about."""
+        """Put a refusal of the stored record next to the row or field it is about.
+
+        Seats in its message are told by name. Unusual scores are marked on each
+        unusual seat's score, and the form offers to confirm them.
+        """
         field = str(error.detail.get("field", ""))
         seat = error.detail.get("seat")
         seats = self.cleaned_data.get("seats") or []
+        names = [item["name"] for item in seats]
+        if error.code == "result_unusual":
+            for seat_index, said in self.unusual_refused(error, self.scores(), names).items():
+                if 0 <= seat_index < len(seats):
+                    self.add_error(f"score_{seats[seat_index]['row']}", said)
+            return
         row = seats[seat]["row"] if isinstance(seat, int) and 0 <= seat < len(seats) else None
         if field.startswith("result.duration"):
             target: str | None = "duration_minutes"
@@ -262,10 +326,7 @@ class TableGameForm(forms.Form):
             target = f"player_{row}"
         else:
             target = None
-        message = error.message
-        if row is not None and isinstance(seat, int):
-            message = message.replace(f"Seat {seat + 1} ", f"{seats[seat]['name']} ", 1)
-        self.add_error(target, message)
+        self.add_error(target, seats_to_names(error.message, names))
 
     def document(self, *, game: str, options: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
         """The result-only giftlog this form describes, and its guest seats."""
@@ -282,3 +343,40 @@ class TableGameForm(forms.Form):
             "result": result,
         }
         return document, [n for n, seat in enumerate(seats) if seat["guest"]]
+
+
+class ResultCorrectionForm(UnusualScoresMixin, forms.Form):
+    """The corrected final scores of a result-only record, one per seat, and why."""
+
+    reason = forms.CharField(
+        max_length=500,
+        required=False,
+        label="What was wrong? (optional)",
+        help_text="Kept in the club's audit log with the old and new scores.",
+    )
+
+    def __init__(self, *args: Any, names: list[str], scores: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = names
+        for seat, (name, score) in enumerate(zip(names, scores, strict=True)):
+            self.fields[f"score_{seat}"] = WholeNumberField(
+                label=f"{name} (seat {seat + 1})",
+                initial=score,
+                error_messages={"required": f"Type {name}'s final score."},
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "-?[0-9]*"}),
+            )
+        self.order_fields([*(f"score_{seat}" for seat in range(len(names))), "reason"])
+
+    def scores(self) -> list[int]:
+        return [self.cleaned_data[f"score_{seat}"] for seat in range(len(self.names))]
+
+    def add_service_error(self, error: ServiceError) -> None:
+        seat = error.detail.get("seat")
+        if error.code == "result_unusual":
+            for seat_index, said in self.unusual_refused(error, self.scores(), self.names).items():
+                if 0 <= seat_index < len(self.names):
+                    self.add_error(f"score_{seat_index}", said)
+            return
+        in_range = isinstance(seat, int) and 0 <= seat < len(self.names)
+        target = f"score_{seat}" if in_range else None
+        self.add_error(target, seats_to_names(error.message, self.names))

@@ -1,4 +1,5 @@
-"""The club pages: clubs, a club, a league's standings, a player, and the table-game form.
+"""The club pages: clubs, a club, a league's standings, a player (a game's own pages,
+recording, voiding and correcting it, are in ``clubs.game_pages``).
 
 Thin views: forms check what was typed, ``clubs.services`` decide who may do
 what (a refusal is shown with its status: 403 for a non-admin's POST), and
@@ -29,14 +30,13 @@ from clubs.forms import (
     InvitationForm,
     LeagueCreateForm,
     SeasonCreateForm,
-    TableGameForm,
     VoidForm,
     add_service_error,
 )
 from clubs.models import Club, Invitation, League, Membership, Season, SeasonEntry
 from core.errors import Forbidden, NotFound, ServiceError
 from core.games import game_name, variant_words
-from replays.models import Player
+from replays.models import Player, Record
 from replays.selectors import RecordRow, record_row
 
 RECENT_GAMES = 20
@@ -119,6 +119,9 @@ class GameRow:
     row: RecordRow
     entry: SeasonEntry
     league: League | None
+    # Whether the viewer is offered "Correct…": a table game's submitter (after the
+    # window the page says who may still correct it) or a club admin.
+    correctable: bool = False
 
     @property
     def voided(self) -> bool:
@@ -130,9 +133,23 @@ class GameRow:
         return user.get_username() if user is not None else "an admin"
 
 
-def _game_rows(entries: list[SeasonEntry], *, with_league: bool) -> list[GameRow]:
+def _game_rows(
+    entries: list[SeasonEntry], *, with_league: bool, user: Any = None, is_admin: bool = False
+) -> list[GameRow]:
+    user_id = user.pk if user is not None and user.is_authenticated else None
     return [
-        GameRow(record_row(e.record), e, e.season.league if with_league else None) for e in entries
+        GameRow(
+            record_row(e.record),
+            e,
+            e.season.league if with_league else None,
+            correctable=(
+                e.voided_at is None
+                and e.record.kind == Record.Kind.RESULT
+                and user_id is not None
+                and (is_admin or e.record.submitted_by_id == user_id)
+            ),
+        )
+        for e in entries
     ]
 
 
@@ -194,7 +211,12 @@ def _club_context(request: HttpRequest, club: Club, **forms: Any) -> dict[str, A
         "is_admin": is_admin,
         "members": members,
         "leagues": leagues,
-        "games": _game_rows(selectors.club_recent_entries(club=club), with_league=True),
+        "games": _game_rows(
+            selectors.club_recent_entries(club=club),
+            with_league=True,
+            user=request.user,
+            is_admin=is_admin,
+        ),
     }
     today = timezone.localdate()
     for item in leagues:
@@ -460,7 +482,12 @@ def league_page(request: HttpRequest, slug: str, league_slug: str) -> HttpRespon
                 for row in standings
                 if not row["ranked"]
             ],
-            games=_game_rows(list(selectors.season_entries(season=season)), with_league=False),
+            games=_game_rows(
+                list(selectors.season_entries(season=season)),
+                with_league=False,
+                user=request.user,
+                is_admin=bool(membership and membership.is_admin),
+            ),
             chart=(
                 charts.standings_chart(history, names=names, title=f"Points through {season.name}")
                 if history
@@ -468,99 +495,6 @@ def league_page(request: HttpRequest, slug: str, league_slug: str) -> HttpRespon
             ),
         )
     return render(request, "clubs/league.html", context)
-
-
-@login_required
-@require_POST
-def entry_void_page(
-    request: HttpRequest, slug: str, league_slug: str, entry_id: int
-) -> HttpResponse:
-    club = _found(selectors.club_get, slug=slug)
-    league = _found(selectors.league_get_by_slug, club=club, slug=league_slug)
-    entry = (
-        SeasonEntry.objects.select_related("season__league__club", "record")
-        .filter(pk=entry_id, season__league=league)
-        .first()
-    )
-    if entry is None:
-        raise Http404(f"{league.name} has no game entry {entry_id}.")
-    form = VoidForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    try:
-        services.record_void(entry=entry, user=request.user, reason=reason)
-    except ServiceError as exc:
-        if exc.status == 403:
-            return _refused(request, exc)
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, f"Game {entry.record_id} is voided: {reason}")
-    return redirect(
-        f"{reverse('league-page', args=[club.slug, league.slug])}?season={entry.season_id}"
-    )
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def table_game_page(request: HttpRequest, slug: str, league_slug: str) -> HttpResponse:
-    """Record a game played at a real table: players, final scores, when. One step, on a phone.
-
-    The game goes to the league's season that covers the day it was played.
-    """
-    club = _found(selectors.club_get, slug=slug)
-    league = _found(selectors.league_get_by_slug, club=club, slug=league_slug)
-    members = [
-        (handle, name)
-        for m in selectors.club_members(club=club).prefetch_related("user__players")
-        for name, handle in [_person(m.user)]
-        if handle
-    ]
-    members.sort(key=lambda item: item[1].lower())
-    form = TableGameForm(request.POST or None, game=league.game, members=members)
-    membership = selectors.membership_of(club=club, user=request.user)
-    status = 200
-    if request.method == "POST":
-        if membership is None:
-            return _refused(
-                request,
-                Forbidden("not_a_member", f"Only members of {club.name} may record its games."),
-            )
-        status = 400
-        if form.is_valid():
-            played_on = timezone.localdate(form.cleaned_data["played_at"])
-            season = selectors.season_for_day(league=league, day=played_on)
-            if season is None:
-                form.add_error(
-                    "played_at",
-                    f"No season of {league.name} covers {played_on:%d %B %Y}: "
-                    "ask an admin to make one.",
-                )
-            else:
-                document, guests = form.document(game=league.game, options=league.options)
-                try:
-                    entry, _created = services.season_entry_submit_document(
-                        season=season, document=document, user=request.user, guests=guests
-                    )
-                except ServiceError as exc:
-                    form.add_service_error(exc)
-                    status = exc.status
-                else:
-                    messages.success(
-                        request, f"Game recorded in {league.name}, season {season.name}."
-                    )
-                    url = reverse("league-page", args=[club.slug, league.slug])
-                    return redirect(f"{url}?season={entry.season_id}")
-    return render(
-        request,
-        "clubs/table_game.html",
-        {
-            "club": club,
-            "league": league,
-            "rules": league_rules_words(league),
-            "form": form,
-            "membership": membership,
-        },
-        status=status,
-    )
 
 
 # --- players ---------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from clubs import pages
+from clubs import game_pages, pages
 from clubs.api import views as api
 
 api_urlpatterns = [
@@ -75,13 +75,18 @@ page_urlpatterns += [
     path("clubs/<slug:slug>/leagues/<slug:league_slug>/", pages.league_page, name="league-page"),
     path(
         "clubs/<slug:slug>/leagues/<slug:league_slug>/record/",
-        pages.table_game_page,
+        game_pages.table_game_page,
         name="table-game",
     ),
     path(
         "clubs/<slug:slug>/leagues/<slug:league_slug>/games/<int:entry_id>/void/",
-        pages.entry_void_page,
+        game_pages.entry_void_page,
         name="entry-void",
+    ),
+    path(
+        "clubs/<slug:slug>/leagues/<slug:league_slug>/games/<int:entry_id>/correct/",
+        game_pages.entry_correct_page,
+        name="entry-correct",
     ),
     path("players/<str:handle>/", pages.player_page, name="player-page"),
 ]

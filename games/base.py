@@ -71,6 +71,24 @@ class InvalidSetup(GameError):
     """The player count or the options are not ones the rulebook allows."""
 
 
+class ImpossibleResult(GameError):
+    """A table's final scores that no game played by these rules can end with.
+
+    Raised by a game's ``results.result_check`` (a result-only record has no
+    events to replay, so this is the rules' check of the scores alone). The message
+    numbers seats from 1, as players do; ``detail["seat"]``, when given, is the
+    0-based index of the seat it is about.
+    """
+
+
+def seats_named(seats: Iterable[int]) -> str:
+    """Seats as players number them, from 1: ``[0, 2]`` -> "seats 1 and 3"."""
+    numbers = [str(seat + 1) for seat in seats]
+    if len(numbers) == 1:
+        return f"seat {numbers[0]}"
+    return f"seats {', '.join(numbers[:-1])} and {numbers[-1]}"
+
+
 class IllegalEvent(GameError):
     """An event that cannot be applied to this state.
 
@@ -317,7 +335,8 @@ class BaseEngine:
             n = self.num_players(state)
             if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < n:
                 raise IllegalEvent(
-                    MALFORMED_EVENT, f'"by" must be a seat number 0-{n - 1} or "chance".'
+                    MALFORMED_EVENT,
+                    f'"by" must be a seat index, 0 (seat 1) to {n - 1} (seat {n}), or "chance".',
                 )
             by_chance = False
         chance_kind = kind in self._chance_kinds
@@ -333,7 +352,7 @@ class BaseEngine:
             raise IllegalEvent(NOT_YOUR_TURN, f"A {kind!r} event is made by {who}.")
         self.refuse_mover(state, event, actor)
         movers = self.to_move(state)
-        waiting = ", ".join("chance" if m == CHANCE else f"seat {m}" for m in movers)
+        waiting = ", ".join("chance" if m == CHANCE else f"seat {m + 1}" for m in movers)
         raise IllegalEvent(
             NOT_YOUR_TURN, f"It is not {_actor_name(actor)}'s turn; waiting for {waiting}."
         )
@@ -456,7 +475,7 @@ class BaseEngine:
 
 
 def _actor_name(actor: Actor) -> str:
-    return "chance" if actor == CHANCE else f"seat {actor}"
+    return "chance" if actor == CHANCE else f"seat {actor + 1}"
 
 
 def require(condition: bool, code: str, message: str, **detail: Any) -> None:

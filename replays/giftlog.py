@@ -229,7 +229,7 @@ def giftlog_parse(document: Any) -> Giftlog:
         if not isinstance(name, str) or not PLAYER_NAME.match(name):
             raise _bad(
                 "players",
-                f"Player name at seat {seat} must be 1-64 letters, digits, spaces or ._@+-.",
+                f"Player name at seat {seat + 1} must be 1-64 letters, digits, spaces or ._@+-.",
             )
     if len(set(players)) != len(players):
         raise _bad("players", "A player can sit at only one seat in a game.")

@@ -59,7 +59,7 @@ def player_names_error(names: list[str], problems: dict[str, str]) -> BadRequest
         if name in problems:
             return BadRequest(
                 "invalid_envelope",
-                f"Player name at seat {seat}: {problems[name]}",
+                f"Player name at seat {seat + 1}: {problems[name]}",
                 field="players",
                 seat=seat,
                 name=name,

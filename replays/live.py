@@ -85,7 +85,10 @@ def _bots_parse(value: Any, num_players: int) -> dict[int, str]:
         seat = whole_number(key, high=num_players)
         if seat is None or not 0 <= seat < num_players:
             raise BadRequest(
-                "invalid_envelope", f"Bot seat {key!r} is not a seat of this game.", field="bots"
+                "invalid_envelope",
+                f'"bots" names {key!r}, which is not a seat index of this game: '
+                f"0 (seat 1) to {num_players - 1} (seat {num_players}).",
+                field="bots",
             )
         if name not in BOTS:
             raise BadRequest(
@@ -302,7 +305,7 @@ def _live_event_submit(
     if event["by"] != seat:
         raise Forbidden(
             "not_your_seat",
-            f"Your token is seat {seat}'s; it cannot act for {event['by']!r}.",
+            f'Your token is seat {seat + 1}\'s ("by": {seat}); it cannot act for {event["by"]!r}.',
             seat=seat,
         )
     engine = get_engine(live.game)

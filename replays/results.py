@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import BadRequest, Unprocessable
-from games.base import InvalidSetup
-from games.registry import get_engine
+from games.base import ImpossibleResult, InvalidSetup
+from games.registry import get_engine, result_rules
 
 RESULT_FIELDS = {"scores", "ranks", "duration_minutes", "winners", "details"}
 MAX_DURATION_MINUTES = 7 * 24 * 60
@@ -182,14 +182,19 @@ def result_score_bounds(
 
 
 def table_result_validate(
-    *, game: str, options: dict[str, Any], table: TableResult
+    *, game: str, options: dict[str, Any], table: TableResult, confirm_unusual: bool = True
 ) -> dict[str, Any]:
     """Check a result-only record against the game; return the result to store.
 
     The player count and the options are checked by the engine's ``setup``
     (400 ``invalid_setup``, as for a full log); each score must lie within
     :func:`result_score_bounds` for that table (422 ``score_out_of_bounds``; the
-    message numbers seats from 1 as the pages do, ``detail.seat`` is the index).
+    message numbers seats from 1 as the pages do, ``detail.seat`` is the index);
+    the scores together must be ones the game can end with (the game's
+    ``results.result_check``: 422 ``impossible_result``, ``detail.reason`` names
+    the rule). Unless ``confirm_unusual``, a score outside the game's plausible
+    range is refused too (422 ``result_unusual``, see :func:`table_result_unusual`):
+    a person confirms it before it is stored. Bulk imports of archives pass it.
     """
     engine = get_engine(game)
     n = len(table.scores)
@@ -223,4 +228,48 @@ def table_result_validate(
             score=score,
             bounds=[low, high],
         )
+    rules = result_rules(game)
+    try:
+        rules.result_check(table.scores, table.ranks, options)
+    except ImpossibleResult as exc:
+        raise Unprocessable(
+            "impossible_result",
+            exc.message,
+            **{"field": "result.scores", **exc.detail, "reason": exc.code},
+        ) from exc
+    if not confirm_unusual:
+        table_result_unusual(game=game, options=options, scores=table.scores)
     return table.to_json()
+
+
+def table_result_unusual(*, game: str, options: dict[str, Any], scores: list[int]) -> None:
+    """Refuse scores outside the game's plausible range until a person confirms them.
+
+    A possible score can still be a typing error (a Secret Santa total of 310
+    for 31), so the caller asks "this looks unusual, confirm?" and submits again
+    with ``confirm_unusual``. 422 ``result_unusual``: ``detail.unusual`` lists
+    each such seat (index) and score, ``detail.usual`` the plausible range and
+    ``detail.confirm_field`` the field that confirms.
+    """
+    engine = get_engine(game)
+    n = len(scores)
+    low, high = result_rules(game).plausible_scores(n, options)
+    unusual = [
+        {"seat": seat, "score": score}
+        for seat, score in enumerate(scores)
+        if not low <= score <= high
+    ]
+    if not unusual:
+        return
+    said = " and ".join(f"seat {u['seat'] + 1} scored {u['score']}" for u in unusual)
+    raise Unprocessable(
+        "result_unusual",
+        f"This looks unusual: {said}, while a {n}-player game of {engine.name} ends with "
+        f"scores from {low} to {high}. If the scores are right, confirm them "
+        "(confirm_unusual: true); otherwise correct them.",
+        field="result.scores",
+        seat=unusual[0]["seat"],
+        unusual=unusual,
+        usual=[low, high],
+        confirm_field="confirm_unusual",
+    )

@@ -37,18 +37,18 @@ __all__ = [
 
 
 def record_submit(
-    *, document: Any, submitted_by: Any = None, bot_seats: Iterable[int] = ()
+    *,
+    document: Any,
+    submitted_by: Any = None,
+    bot_seats: Iterable[int] = (),
+    confirm_unusual: bool = False,
 ) -> tuple[Record, bool]:
     """Validate and store one finished game; returns the record and whether it is new.
 
     Uploading a game that is already stored returns the stored record: identity
     is the digest of game, options, players and events (for a result-only
-    record, no events: scores, ranks and ``meta.played_at``).
-
-    ``bot_seats`` are the seats a program played (a live game's bots, a simulation):
-    a player first named at one of them is made a bot. A game with a bot seat (one
-    of those, or a player already of kind bot) is bot play: stored simulated, with
-    ``meta.simulated`` set, whatever the document said.
+    result = log_validate(log, confirm_unusual=confirm_unusual)
+    bots = {log.players[seat] for seat in bot_seats}
     """
     log = giftlog_parse(document)
     given = log.table.given if log.table is not None else log.result
@@ -57,7 +57,7 @@ def record_submit(
         result_check(given, existing.result)
         return existing, False
     player_names_check(log.players)
-    result = log_validate(log)
+    result = log_validate(log, confirm_unusual=confirm_unusual)
     bots = {log.players[seat] for seat in bot_seats}
     try:
         return _record_store(log, result, submitted_by=submitted_by, bots=bots), True

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import BadRequest, Unprocessable
-from games.base import IllegalEvent, InvalidSetup
+from games.base import IllegalEvent, InvalidSetup, seats_named
 from games.play import replay
 from games.registry import get_engine
 from replays.giftlog import Giftlog
@@ -71,24 +71,60 @@ def result_check(given: dict[str, Any] | None, computed: dict[str, Any]) -> None
 
     mismatched = sorted(k for k, v in given.items() if differs(k, v))
     if mismatched:
+        said = "; ".join(_mismatch_words(k, given[k], computed) for k in mismatched)
         raise Unprocessable(
             "result_mismatch",
-            f"The given result differs from the rules' result in: {', '.join(mismatched)}.",
+            f"The given result differs from the rules' result: {said}.",
             given=given,
             computed=computed,
+            fields=mismatched,
         )
 
 
-def log_validate(log: Giftlog) -> dict[str, Any]:
+def _value_words(key: str, value: Any) -> str:
+    if key == "winners" and isinstance(value, list):
+        seats = [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
+        return seats_named(seats) if seats and len(seats) == len(value) else repr(value)
+    return repr(value)
+
+
+def _mismatch_words(key: str, given: Any, computed: dict[str, Any]) -> str:
+    """One mismatched key in words: per seat (numbered from 1) where it is a per-seat list."""
+    expected = computed.get(key)
+    if key in {"scores", "ranks"} and isinstance(given, list) and isinstance(expected, list):
+        if len(given) != len(expected):
+            return f"{key}: {len(given)} given, the rules give {len(expected)} ({expected})"
+        seats = [
+            f"seat {seat + 1} given {mine}, the rules give {theirs}"
+            for seat, (mine, theirs) in enumerate(zip(given, expected, strict=True))
+            if mine != theirs
+        ]
+        return f"{key}: {', '.join(seats)}"
+    if key == "details" and isinstance(given, dict):
+        details = expected if isinstance(expected, dict) else {}
+        parts = [
+            f"details.{k}: given {v!r}, the rules give {details.get(k)!r}"
+            for k, v in sorted(given.items())
+            if details.get(k) != v
+        ]
+        return "; ".join(parts)
+    return f"{key}: given {_value_words(key, given)}, the rules give {_value_words(key, expected)}"
+
+
+def log_validate(log: Giftlog, *, confirm_unusual: bool = True) -> dict[str, Any]:
     """Every rules check of an upload; returns the computed result or raises a ServiceError.
 
     A full log is replayed through its engine; a result-only record's scores
-    are checked against the game's bounds. Bulk imports run this in worker
-    processes (replays.bulk), one-by-one uploads in the request.
+    are checked against the game's bounds and rules, and unless
+    ``confirm_unusual`` against its plausible scores (one-by-one uploads ask for a
+    confirmation; a bulk import of an archive does not). Bulk imports run this
+    in worker processes (replays.bulk), one-by-one uploads in the request.
     """
     given = log.table.given if log.table is not None else log.result
     if log.table is not None:  # a result-only record: no events to replay
-        result = table_result_validate(game=log.game, options=log.options, table=log.table)
+        result = table_result_validate(
+            game=log.game, options=log.options, table=log.table, confirm_unusual=confirm_unusual
+        )
         result_check(given, result)
         return result
     return record_validate(log)

@@ -178,6 +178,9 @@ class EntryCreateSerializer(serializers.Serializer):
         help_text="A whole giftlog/1 document: stored and entered in one transaction.",
     )
     guests = serializers.ListField(child=WholeNumberField(min_value=0), default=list)
+    confirm_unusual = serializers.BooleanField(
+        required=False, default=False, help_text="true: store scores that look unusual."
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("record" in attrs) == ("document" in attrs):
@@ -238,6 +241,9 @@ class ResultCorrectionSerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField())
     ranks = serializers.ListField(child=WholeNumberField(), required=False)
     reason = StrictCharField(required=False, default="", allow_blank=True)
+    confirm_unusual = serializers.BooleanField(
+        required=False, default=False, help_text="true: store scores that look unusual."
+    )
 
 
 class ResultCorrectedSerializer(serializers.Serializer):

@@ -82,6 +82,11 @@ ENTRY_REQUEST = {
                     "description": "A whole giftlog/1 document: stored and entered at once.",
                 },
                 "guests": _GUESTS,
+                "confirm_unusual": {
+                    "type": "boolean",
+                    "description": "true: store scores that look unusual (after 422 "
+                    "`result_unusual`).",
+                },
             },
             "not": {"required": ["record"]},
         },
@@ -321,7 +326,9 @@ class SeasonEntriesView(_Base):
             "stores nothing). Refused (422) for another game (`wrong_game`) or variant "
             "(`wrong_variant`), no `meta.played_at` (`played_at_missing`), a date outside the "
             "season (`outside_season`) or a seat that is neither a member's player nor a "
-            "guest (`not_a_member_player`)."
+            "guest (`not_a_member_player`). A result-only document whose scores are possible "
+            "but unusual (a Secret Santa total of 310) is `422 result_unusual` until it is "
+            'sent again with `"confirm_unusual": true`.'
         ),
         request={"application/json": ENTRY_REQUEST},
         responses={201: EntrySerializer, **ERRORS},
@@ -331,7 +338,11 @@ class SeasonEntriesView(_Base):
         season = selectors.season_get(season_id=season_id)
         if "document" in data:
             entry, _ = services.season_entry_submit_document(
-                season=season, document=data["document"], user=request.user, guests=data["guests"]
+                season=season,
+                document=data["document"],
+                user=request.user,
+                guests=data["guests"],
+                confirm_unusual=data["confirm_unusual"],
             )
         else:
             record = selectors.record_get(record_id=data["record"])
@@ -391,10 +402,17 @@ class SeasonStandingsView(_Base):
 
 class RecordResultCorrectView(_Base):
     @extend_schema(
-        summary="Correct a result-only record (its submitter, within the correction window)",
+        summary=(
+            "Correct a result-only record (its submitter within the correction window, "
+            "club admins at any time)"
+        ),
         description=(
-            "Checked like a new result-only record (score bounds, ranks). Outside "
-            "`RESULT_CORRECTION_WINDOW` (24 h by default) it is 403 `correction_window_closed`."
+            "Checked like a new result-only record (score bounds, the game's rules, ranks; "
+            'unusual scores need `"confirm_unusual": true`, else 422 `result_unusual`). '
+            "Its submitter may correct it for `RESULT_CORRECTION_WINDOW` (24 h by default); "
+            "after that it is 403 `correction_window_closed`, whose `detail.admins` names who "
+            "still may: the admins and owners of the clubs it is entered in. Audited; ratings "
+            "and standings are recomputed."
         ),
         request=ResultCorrectionSerializer,
         responses={200: ResultCorrectedSerializer, **ERRORS},
@@ -408,5 +426,6 @@ class RecordResultCorrectView(_Base):
             scores=data["scores"],
             ranks=data.get("ranks"),
             reason=data["reason"],
+            confirm_unusual=data["confirm_unusual"],
         )
         return Response({"id": record.pk, "result": record.result})

@@ -22,6 +22,8 @@ from clubs.services.clubs import (
     membership_role_change,
 )
 from clubs.services.entries import (
+    CorrectionAccess,
+    correction_access,
     correction_window,
     record_unvoid,
     record_void,
@@ -32,9 +34,11 @@ from clubs.services.entries import (
 from clubs.services.leagues import league_create, season_create
 
 __all__ = [
+    "CorrectionAccess",
     "INVITATION_NOT_FOUND",
     "club_create",
     "club_join",
+    "correction_access",
     "correction_window",
     "invitation_create",
     "invitation_key_hash",

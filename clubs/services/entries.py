@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -111,7 +112,7 @@ def season_entry_submit(
         if seat.seat not in guests and seat.player_id not in member_players:
             raise Unprocessable(
                 "not_a_member_player",
-                f"Seat {seat.seat} ({seat.player.name}) is not a member of {club.name}; "
+                f"Seat {seat.seat + 1} ({seat.player.name}) is not a member of {club.name}; "
                 "mark the seat as a guest or invite them.",
                 seat=seat.seat,
                 player=seat.player.name,
@@ -155,13 +156,17 @@ def season_entry_submit_document(
     document: Any,
     user: AbstractBaseUser | None,
     guests: list[int] | None = None,
+    confirm_unusual: bool = False,
 ) -> tuple[SeasonEntry, bool]:
     """Store a giftlog and enter it in the season, in one transaction: a refusal stores nothing.
 
-    Returns the entry and whether the record was new.
+    Returns the entry and whether the record was new. A result-only record with
+    unusual scores is refused (422 ``result_unusual``) unless ``confirm_unusual``.
     """
     require_member(club=season.league.club, user=user)
-    record, created = record_submit(document=document, submitted_by=user)
+    record, created = record_submit(
+        document=document, submitted_by=user, confirm_unusual=confirm_unusual
+    )
     return season_entry_submit(season=season, record=record, user=user, guests=guests), created
 
 
@@ -226,6 +231,93 @@ def correction_window() -> timedelta:
     return getattr(settings, "RESULT_CORRECTION_WINDOW", DEFAULT_CORRECTION_WINDOW)
 
 
+def _duration_words(window: timedelta) -> str:
+    hours = int(window.total_seconds() // 3600)
+    if window.total_seconds() == hours * 3600 and hours:
+        return "1 hour" if hours == 1 else f"{hours} hours"
+    minutes = max(1, int(window.total_seconds() // 60))
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+
+
+@dataclass(frozen=True)
+class CorrectionAccess:
+    """Whether a person may correct a record's result now, and if not, why and who may.
+
+    ``why`` is a sentence for that person (empty when allowed); ``admins`` are
+    the usernames of the admins and owners of the clubs the record is entered in,
+    who may correct it at any time; ``closes_at`` ends the submitter's window.
+    """
+
+    allowed: bool
+    as_admin: bool
+    closes_at: datetime
+    why: str
+    code: str
+    admins: list[str]
+    clubs: list[Club]
+
+
+def _clubs_of(record: Record) -> list[Club]:
+    return list(
+        Club.objects.filter(leagues__seasons__entries__record=record).distinct().order_by("name")
+    )
+
+
+def correction_access(*, record: Record, user: AbstractBaseUser | None) -> CorrectionAccess:
+    """Who may correct ``record``'s result: its submitter within the window, club admins after.
+
+    A club admin is an admin or owner of a club the record is entered in (in any
+    of its leagues' seasons). Only a result-only record can be corrected: a full
+    log's result is what its events say.
+    """
+    window = correction_window()
+    closes_at = record.created_at + window
+    clubs = _clubs_of(record)
+    admin_clubs = set(
+        Membership.objects.filter(
+            club__in=clubs, role__in=[Membership.Role.OWNER, Membership.Role.ADMIN]
+        ).values_list("club_id", "user__username")
+    )
+    admins = sorted({name for _club, name in admin_clubs})
+    me = user if user is not None and user.is_authenticated else None
+    is_admin = me is not None and me.get_username() in admins
+    is_submitter = me is not None and record.submitted_by_id == me.pk
+    in_window = timezone.now() <= closes_at
+
+    def refused(code: str, why: str) -> CorrectionAccess:
+        return CorrectionAccess(False, False, closes_at, why, code, admins, clubs)
+
+    who_else = (
+        f"Admins of {' and '.join(c.name for c in clubs)} ({', '.join(admins)}) may correct it "
+        "at any time."
+        if admins
+        else "No club admin can correct it: it is not entered in a club's season."
+    )
+    if record.kind != Record.Kind.RESULT:
+        return refused(
+            "not_result_only",
+            "Only a result typed in from a table can be corrected; a full log's result is "
+            "what its events say.",
+        )
+    if is_admin:
+        return CorrectionAccess(True, True, closes_at, "", "", admins, clubs)
+    if is_submitter and in_window:
+        return CorrectionAccess(True, False, closes_at, "", "", admins, clubs)
+    local = timezone.localtime(closes_at)
+    if is_submitter:
+        return refused(
+            "correction_window_closed",
+            f"You could correct this result for {_duration_words(window)} after entering it; "
+            f"that ended on {local:%d %B %Y at %H:%M}. {who_else}",
+        )
+    submitter = record.submitted_by.get_username() if record.submitted_by else "nobody"
+    return refused(
+        "not_submitter",
+        f"Only the person who entered this result ({submitter}) may correct it, within "
+        f"{_duration_words(window)} of entering it. {who_else}",
+    )
+
+
 @transaction.atomic
 def result_correct(
     *,
@@ -234,30 +326,28 @@ def result_correct(
     scores: list[int],
     ranks: list[int] | None = None,
     reason: str = "",
+    confirm_unusual: bool = False,
 ) -> Record:
-    """Correct the scores of a result-only record: its submitter, within the correction window.
+    """Correct the scores of a result-only record: its submitter within the window, admins after.
 
-    Checked exactly like a new result-only record; the seats' ``won`` follow
-    the new ranks, analytics ingests the record again, and the audit log keeps
-    the old and new result.
+    Who may: :func:`correction_access` (403 ``not_submitter``,
+    ``correction_window_closed``, whose message says who still may). Checked
+    exactly like a new result-only record, plausible scores included (422
+    ``result_unusual`` unless ``confirm_unusual``); the seats' ``won`` follow the
+    new ranks, analytics ingests the record again (ratings and standings are
+    recomputed from it), and the audit log keeps who, when, the old and the new
+    result.
     """
     record = Record.objects.select_for_update().get(pk=record.pk)
-    if record.kind != Record.Kind.RESULT:
-        raise Unprocessable(
-            "not_result_only",
-            "Only result-only records can be corrected; a full log is what its events say.",
-        )
-    if user is None or not user.is_authenticated or record.submitted_by_id != user.pk:
-        raise Forbidden(
-            "not_submitter", "Only the person who submitted this result may correct it."
-        )
-    window = correction_window()
-    if timezone.now() - record.created_at > window:
-        raise Forbidden(
-            "correction_window_closed",
-            f"Results can be corrected for {window} after they are submitted; ask a club admin "
-            "to void the game instead.",
-            window_seconds=int(window.total_seconds()),
+    access = correction_access(record=record, user=user)
+    if not access.allowed:
+        error = Forbidden if access.code != "not_result_only" else Unprocessable
+        raise error(
+            access.code,
+            access.why,
+            window_seconds=int(correction_window().total_seconds()),
+            closes_at=access.closes_at.isoformat(),
+            admins=access.admins,
         )
     seats = list(record.seats.select_related("player").order_by("seat"))
     given: dict[str, Any] = {"scores": scores}
@@ -266,7 +356,15 @@ def result_correct(
     table = table_result_parse(given, len(seats))
     old_details = record.result.get("details") or {}
     table = type(table)(table.scores, table.ranks, old_details.get("duration_minutes"))
-    result = table_result_validate(game=record.game, options=record.options, table=table)
+    result = table_result_validate(
+        game=record.game, options=record.options, table=table, confirm_unusual=confirm_unusual
+    )
+    if result["scores"] == record.result.get("scores") and result["ranks"] == record.result.get(
+        "ranks"
+    ):
+        raise Unprocessable(
+            "result_unchanged", "These are the scores already stored: nothing to correct."
+        )
     digest = result_only_digest(
         record.game,
         record.options,
@@ -279,14 +377,10 @@ def result_correct(
         raise Conflict("duplicate_record", "Another stored record already has this result.")
     before = record.result
     record_result_replace(record=record, result=result, digest=digest)
-    club_ids = set(
-        SeasonEntry.objects.filter(record=record).values_list("season__league__club", flat=True)
-    )
-    club = Club.objects.filter(pk=next(iter(club_ids))).first() if len(club_ids) == 1 else None
     audit(
         actor=user,
         action="result.correct",
-        club=club,
+        club=access.clubs[0] if len(access.clubs) == 1 else None,
         target=record,
         before=before,
         after=result,

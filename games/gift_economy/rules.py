@@ -101,7 +101,8 @@ class GiftEconomyEngine(BaseEngine):
         if start >= num_players:
             raise InvalidSetup(
                 "bad_option",
-                f'Option "start_player" must be a seat number 0-{num_players - 1}, not {start}.',
+                f'Option "start_player" must be a seat index, 0 (seat 1) to {num_players - 1} '
+                f"(seat {num_players}), not {start}.",
                 option="start_player",
             )
         st = State()
@@ -306,7 +307,7 @@ class GiftEconomyEngine(BaseEngine):
         seat = field_int(event, "seat", 0, st.n - 1)
         found = [cards for s, cards in st.counters if s == seat and cards]
         if not found:
-            raise IllegalEvent(NO_SUCH_COUNTER, f"Seat {seat} made no counter to accept.")
+            raise IllegalEvent(NO_SUCH_COUNTER, f"Seat {seat + 1} made no counter to accept.")
         got = found[0]
         assert st.offer is not None
         hands = list(st.hands)
@@ -339,7 +340,9 @@ class GiftEconomyEngine(BaseEngine):
             target = field_int(event, "target", 0, st.n - 1)
             left = hand if target == actor else st.hands[target]
             if not left:
-                raise IllegalEvent(TARGET_HAS_NO_CARDS, f"Seat {target} has no card to discard.")
+                raise IllegalEvent(
+                    TARGET_HAS_NO_CARDS, f"Seat {target + 1} has no card to discard."
+                )
         else:
             require(
                 "target" not in event,
@@ -384,7 +387,7 @@ class GiftEconomyEngine(BaseEngine):
         target = st.target
         assert target is not None
         if card not in st.hands[target]:
-            raise IllegalEvent(CARD_NOT_IN_HAND, f"{card!r} is not in seat {target}'s hand.")
+            raise IllegalEvent(CARD_NOT_IN_HAND, f"{card!r} is not in seat {target + 1}'s hand.")
         st.hands = set_at(st.hands, target, without(st.hands[target], (card,)))
         st.discard = (*st.discard, card)
         st.target = None

@@ -198,7 +198,9 @@ class GiftGiftGoneEngine(BaseEngine):
         else:
             asker = field_int(event, "seat", 0, s.n - 1)
             if asker != s.turn:
-                raise IllegalEvent(WRONG_SEAT, f"The asker is seat {s.turn}, not {asker}.")
+                raise IllegalEvent(
+                    WRONG_SEAT, f"The asker is seat {s.turn + 1}, not seat {asker + 1}."
+                )
             s.order = tuple(read_permutation(event, "order", eligible(s)))
             s.phase = PICK
 

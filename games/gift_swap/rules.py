@@ -100,7 +100,8 @@ class GiftSwapEngine(BaseEngine):
         if start >= num_players:
             raise InvalidSetup(
                 "bad_option",
-                f"start_player must be a seat number 0-{num_players - 1}.",
+                f"start_player must be a seat index, 0 (seat 1) to {num_players - 1} "
+                f"(seat {num_players}).",
                 option="start_player",
             )
         new = State()

@@ -341,7 +341,7 @@ class GiftTrapEngine(BaseEngine):
         require(to != by, GIVE_TO_SELF, "You give a gift to each other player, not to yourself.")
         row = s.gives[by]
         if row[to]:
-            raise IllegalEvent(ALREADY_GIVEN, f"You have already given seat {to} a gift.")
+            raise IllegalEvent(ALREADY_GIVEN, f"You have already given seat {to + 1} a gift.")
         gift = gift_field(s, e)
         if gift in row:
             raise IllegalEvent(
@@ -407,7 +407,7 @@ class GiftTrapEngine(BaseEngine):
     def _do_reveal_gets(self, s: State, e: Event, by: int) -> State:
         check_phase(s, "reveal")
         if by != s.revealer:
-            raise IllegalEvent(NOT_REVEALER, f"Seat {s.revealer} is revealing now.")
+            raise IllegalEvent(NOT_REVEALER, f"Seat {s.revealer + 1} is revealing now.")
         check_fields(e)
         require(
             not s.gets_shown[by], GETS_ALREADY_REVEALED, "Your GET tokens are already face up."
@@ -419,7 +419,7 @@ class GiftTrapEngine(BaseEngine):
     def _do_reveal(self, s: State, e: Event, by: int) -> State:
         check_phase(s, "reveal")
         if by != s.revealer:
-            raise IllegalEvent(NOT_REVEALER, f"Seat {s.revealer} is revealing now.")
+            raise IllegalEvent(NOT_REVEALER, f"Seat {s.revealer + 1} is revealing now.")
         check_fields(e, "from")
         require(
             s.gets_shown[by], REVEAL_GETS_FIRST, "Turn over your four GET tokens first."
@@ -428,7 +428,7 @@ class GiftTrapEngine(BaseEngine):
         require(giver != by, NO_SUCH_TOKEN, "You hold no GIVE token from yourself.")
         if s.shown[by][giver]:
             raise IllegalEvent(
-                ALREADY_REVEALED, f"The gift from seat {giver} is already revealed."
+                ALREADY_REVEALED, f"The gift from seat {giver + 1} is already revealed."
             )
         t = s.copy()
         t.shown = set_at(s.shown, by, set_at(s.shown[by], giver, True))

@@ -118,9 +118,9 @@ class SecretSantaEngine(BaseEngine):
 
     @staticmethod
     def _phase_message(state: State) -> str:
-        if state.phase == GIVE_PHASE:
-            return f"Seat {state.giver} must first give a card to the Unexpected guest."
-        return f"Seat {state.active} must take a card now; nobody gives a gift."
+        if state.phase == GIVE_PHASE and state.giver is not None:
+            return f"Seat {state.giver + 1} must first give a card to the Unexpected guest."
+        return f"Seat {state.active + 1} must take a card now; nobody gives a gift."
 
     @staticmethod
     def _check_keys(event: Event, keys: frozenset[str]) -> None:
@@ -165,7 +165,8 @@ class SecretSantaEngine(BaseEngine):
             not isinstance(source, int) or isinstance(source, bool) or not 0 <= source < n
         ):
             raise IllegalEvent(
-                MALFORMED_EVENT, f'"from" must be a seat number 0-{n - 1} or "guest".'
+                MALFORMED_EVENT,
+                f'"from" must be a seat index, 0 (seat 1) to {n - 1} (seat {n}), or "guest".',
             )
         if type(index) is not int and (not isinstance(index, int) or isinstance(index, bool)):
             raise IllegalEvent(MALFORMED_EVENT, '"index" must be a whole number.')
@@ -199,10 +200,11 @@ class SecretSantaEngine(BaseEngine):
             elif only_me:
                 raise IllegalEvent(MUST_TAKE_OWN, "Only you have cards left: take one of your own.")
             elif not hand:
-                raise IllegalEvent(EMPTY_HAND, f"Seat {source} has no cards in hand.")
+                raise IllegalEvent(EMPTY_HAND, f"Seat {source + 1} has no cards in hand.")
             if not 0 <= index < len(hand):
                 raise IllegalEvent(
-                    NO_SUCH_POSITION, f"Seat {source} holds {len(hand)} cards (positions from 0)."
+                    NO_SUCH_POSITION,
+                    f"Seat {source + 1} holds {len(hand)} cards (positions from 0).",
                 )
             card = hand[index]
             new.hands = _replace_at(hands, source, hand[:index] + hand[index + 1 :])

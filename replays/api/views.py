@@ -147,6 +147,21 @@ class RecordCursorPagination(CursorPagination):
             ) from None
 
 
+def confirm_flag(raw: str | None) -> bool:
+    """``?confirm_unusual=``: true or false (1/0, yes/no), absent is false."""
+    value = (raw or "").strip().lower()
+    if value in {"", "false", "0", "no"}:
+        return False
+    if value in {"true", "1", "yes"}:
+        return True
+    raise BadRequest(
+        "bad_filter",
+        "confirm_unusual must be true or false.",
+        field="confirm_unusual",
+        value=raw,
+    )
+
+
 def plain_json(request: Request) -> bool:
     """The answer is the API's compact JSON: a cached body is these very bytes."""
     media_type = request.accepted_media_type or ""
@@ -206,8 +221,20 @@ class RecordListCreateView(fastpath.FastCachedGet, ListAPIView):
             "Every event is checked against the rules. 201 with the computed result; 200 "
             "if this very game is already stored. An illegal event answers 422 with "
             '`{"code": "illegal_event", "detail": {"step": k, "reason": ...}}`; nothing '
-            "is stored on any error."
+            "is stored on any error. A result-only record with a score outside the game's "
+            "plausible range answers 422 `result_unusual` until it is sent again with "
+            "`?confirm_unusual=true`."
         ),
+        parameters=[
+            OpenApiParameter(
+                "confirm_unusual",
+                bool,
+                description=(
+                    "`true`: store a result-only record whose scores look unusual "
+                    "(after `422 result_unusual`)."
+                ),
+            )
+        ],
         request={"application/json": schemas.giftlog_request()},
         responses={
             201: RecordCreatedSerializer,
@@ -218,7 +245,9 @@ class RecordListCreateView(fastpath.FastCachedGet, ListAPIView):
     )
     def post(self, request: Request) -> Response:
         record, created = services.record_submit(
-            document=request.data, submitted_by=request_user(request)
+            document=request.data,
+            submitted_by=request_user(request),
+            confirm_unusual=confirm_flag(request.query_params.get("confirm_unusual")),
         )
         url = reverse("record-detail", args=[record.pk])
         sent = request.data.get("meta", {}) if isinstance(request.data, dict) else None

@@ -6,7 +6,7 @@ import pytest
 
 from clubs import services as club_services
 from core.chartkit import csv_text
-from tests.analytics.ratings_helpers import openskill_ratings, store, table
+from tests.analytics.ratings_helpers import openskill_ratings, santa, store, table
 from tests.clubs.conftest import world  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,11 +29,11 @@ def games_of_four():
 
 def test_leaderboard_of_a_game(api):
     games_of_four()
-    response = api.get("/api/leaderboards/", {"game": "Secret Santa"})
+    response = api.get("/api/leaderboards/", {"game": "Gift Gift Gone"})
     assert response.status_code == 200, response.json()
     body = response.json()
     assert body["scope"]["kind"] == "game"
-    assert body["scope"]["game"] == "secret_santa"
+    assert body["scope"]["game"] == "gift_gift_gone"
     assert body["count"] == 4
     assert body["provisional_below"] == 5
     assert "mu - 3 sigma" in body["rating"]
@@ -63,7 +63,7 @@ def test_leaderboard_of_a_game(api):
 
 def test_leaderboard_pages_with_limit_and_offset(api):
     games_of_four()
-    first = api.get("/api/leaderboards/", {"game": "secret_santa", "limit": 3}).json()
+    first = api.get("/api/leaderboards/", {"game": "gift_gift_gone", "limit": 3}).json()
     assert len(first["results"]) == 3
     assert first["next"] is not None
     second = api.get(first["next"]).json()
@@ -99,9 +99,9 @@ def test_leaderboard_bad_filters_are_400_naming_the_field(api, query, field, cod
 def test_season_and_club_boards_and_mismatches(api, world):  # noqa: F811
     names = [u.username for u in world.members[:3]]
     entry, _ = club_services.season_entry_submit_document(
-        season=world.season, document=table(names, [5, 3, 1], day=2), user=world.owner
+        season=world.season, document=santa(names, [5, 3, 1], day=2), user=world.owner
     )
-    store(table(names[:2], [0, 4], day=3))  # not entered: game scope only
+    store(santa(names[:2], [0, 4], day=3))  # not entered: game scope only
     season = api.get("/api/leaderboards/", {"season": world.season.pk}).json()
     assert season["scope"]["kind"] == "season"
     assert season["scope"]["league"] == "santa"
@@ -123,7 +123,7 @@ def test_season_and_club_boards_and_mismatches(api, world):  # noqa: F811
 
 def test_head_to_head_against_a_hand_count(api):
     games_of_four()
-    response = api.get("/api/head-to-head/", {"game": "Secret Santa", "a": "Ana", "b": "ben"})
+    response = api.get("/api/head-to-head/", {"game": "Gift Gift Gone", "a": "Ana", "b": "ben"})
     assert response.status_code == 200, response.json()
     body = response.json()
     # By hand: games 1 (ana +3), 2 (tie, 0), 4 (ben +5, ana -5), 5 (ana +9); game 3 and the
@@ -145,10 +145,10 @@ def test_head_to_head_against_a_hand_count(api):
     ("query", "field"),
     [
         ({"a": "ana", "b": "ben"}, "game"),
-        ({"game": "secret_santa", "a": "nobody", "b": "ben"}, "a"),
-        ({"game": "secret_santa", "a": "ana"}, "b"),
-        ({"game": "secret_santa", "a": "ana", "b": "ANA"}, "b"),
-        ({"game": "secret_santa", "a": "ana", "b": "ben", "c": "x"}, "c"),
+        ({"game": "gift_gift_gone", "a": "nobody", "b": "ben"}, "a"),
+        ({"game": "gift_gift_gone", "a": "ana"}, "b"),
+        ({"game": "gift_gift_gone", "a": "ana", "b": "ANA"}, "b"),
+        ({"game": "gift_gift_gone", "a": "ana", "b": "ben", "c": "x"}, "c"),
     ],
 )
 def test_head_to_head_errors(api, query, field):
@@ -172,10 +172,10 @@ def test_schema_documents_both_endpoints(api):
 
 def test_leaderboard_page(client):
     games_of_four()
-    page = client.get("/leaderboards/", {"game": "secret_santa"})
+    page = client.get("/leaderboards/", {"game": "gift_gift_gone"})
     assert page.status_code == 200
     text = page.content.decode()
-    assert "Secret Santa ratings, every game" in text
+    assert "Gift Gift Gone ratings, every game" in text
     assert "mu \u2212 3 \u00d7 sigma" in text
     assert "provisional" in text
     assert 'href="/players/ana/"' in text
@@ -187,10 +187,10 @@ def test_leaderboard_page(client):
 
 def test_head_to_head_page_has_its_chart(client):
     games_of_four()
-    page = client.get("/head-to-head/", {"game": "secret_santa", "a": "ana", "b": "ben"})
+    page = client.get("/head-to-head/", {"game": "gift_gift_gone", "a": "ana", "b": "ben"})
     assert page.status_code == 200
     chart = page.context["chart"]
-    assert chart["title"] == "Secret Santa: ana's score minus ben's"
+    assert chart["title"] == "Gift Gift Gone: ana's score minus ben's"
     assert csv_text(chart["csv"]).splitlines()[1:] == ["-5,1", "0,1", "3,1", "9,1"]
     text = page.content.decode()
     assert "4 games together" in text
@@ -204,14 +204,14 @@ def test_player_page_shows_ratings_chart(client):
     text = page.content.decode()
     assert 'id="player-rating-chart"' in text
     assert "ana's rating over time, per game" in text
-    assert "/leaderboards/?game=Secret%20Santa" in text
+    assert "/leaderboards/?game=Gift%20Gift%20Gone" in text
 
 
 def test_league_page_shows_the_season_rating_chart(client, world):  # noqa: F811
     names = [u.username for u in world.members[:3]]
     for day, scores in enumerate([[5, 3, 1], [1, 3, 5]], start=1):
         club_services.season_entry_submit_document(
-            season=world.season, document=table(names, scores, day=day), user=world.owner
+            season=world.season, document=santa(names, scores, day=day), user=world.owner
         )
     page = client.get(f"/clubs/north-pier/leagues/santa/?season={world.season.pk}")
     text = page.content.decode()
@@ -225,6 +225,6 @@ def test_head_to_head_page_with_one_player_is_the_form_prefilled(client):
     page = client.get("/head-to-head/", {"a": "ana"})
     assert page.status_code == 200
     assert 'value="ana"' in page.content.decode()
-    bad = client.get("/head-to-head/", {"game": "secret_santa", "a": "ana", "b": "nobody"})
+    bad = client.get("/head-to-head/", {"game": "gift_gift_gone", "a": "ana", "b": "nobody"})
     assert bad.status_code == 400
     assert "There is no player" in bad.content.decode()

@@ -13,6 +13,7 @@ from clubs import services as club_services
 from tests.analytics.ratings_helpers import (
     competition_ranks,
     openskill_ratings,
+    santa,
     store,
     table,
     when,
@@ -55,15 +56,15 @@ def expected_for(games) -> dict[str, tuple[float, float]]:
 def test_in_order_equals_openskill_with_ties():
     for names, scores, day in GAMES:
         store(table(names, scores, day=day))
-    assert_close(scope_ratings("game:secret_santa"), expected_for(GAMES))
-    scope = RatingScope.objects.get(key="game:secret_santa")
+    assert_close(scope_ratings("game:gift_gift_gone"), expected_for(GAMES))
+    scope = RatingScope.objects.get(key="game:gift_gift_gone")
     assert scope.recomputes == 0  # every record was appended
     assert RatingApplication.objects.filter(scope=scope).count() == len(GAMES)
 
 
 def test_tied_ranks_give_equal_updates():
     store(table(["ana", "ben", "cleo"], [5, 5, 1], day=1))
-    got = scope_ratings("game:secret_santa")
+    got = scope_ratings("game:gift_gift_gone")
     assert got["ana"] == pytest.approx(got["ben"])
     assert got["ana"][0] > 25 > got["cleo"][0]
 
@@ -72,7 +73,7 @@ def test_late_record_recomputes_from_its_point():
     late = GAMES[1]
     for names, scores, day in [g for g in GAMES if g is not late]:
         store(table(names, scores, day=day))
-    scope = RatingScope.objects.get(key="game:secret_santa")
+    scope = RatingScope.objects.get(key="game:gift_gift_gone")
     late_at = dt.datetime.fromisoformat(when(late[2]))
     kept = set(
         RatingHistory.objects.filter(scope=scope, order_at__lt=late_at).values_list("id", flat=True)
@@ -85,7 +86,7 @@ def test_late_record_recomputes_from_its_point():
     store(table(*late[:2], day=late[2]))
     scope.refresh_from_db()
     assert scope.recomputes == 1
-    assert_close(scope_ratings("game:secret_santa"), expected_for(GAMES))
+    assert_close(scope_ratings("game:gift_gift_gone"), expected_for(GAMES))
     ids = set(RatingHistory.objects.filter(scope=scope).values_list("id", flat=True))
     # The state before the late record is restarted from, not redone; what follows is.
     assert kept <= ids
@@ -99,10 +100,10 @@ def test_late_record_recomputes_from_its_point():
 
 def test_ingesting_twice_changes_nothing():
     record = store(table(["ana", "ben", "cleo"], [3, 2, 1], day=1))
-    before = scope_ratings("game:secret_santa")
-    assert ratings.ratings_apply(record=record) == {"game:secret_santa": "unchanged"}
+    before = scope_ratings("game:gift_gift_gone")
+    assert ratings.ratings_apply(record=record) == {"game:gift_gift_gone": "unchanged"}
     record_ingest(record_id=record.pk)
-    assert scope_ratings("game:secret_santa") == before
+    assert scope_ratings("game:gift_gift_gone") == before
     assert RatingHistory.objects.count() == 3
     assert RatingScope.objects.get().recomputes == 0
 
@@ -112,17 +113,18 @@ def test_simulated_records_never_count():
     assert not PlayerRating.objects.exists()
     store(table(["ana", "ben", "cleo"], [1, 2, 3], day=2))
     assert_close(
-        scope_ratings("game:secret_santa"), openskill_ratings([(["ana", "ben", "cleo"], [3, 2, 1])])
+        scope_ratings("game:gift_gift_gone"),
+        openskill_ratings([(["ana", "ben", "cleo"], [3, 2, 1])]),
     )
 
 
 def test_rebuild_equals_incremental():
     for names, scores, day in reversed(GAMES):  # every record late but the first
         store(table(names, scores, day=day))
-    incremental = scope_ratings("game:secret_santa")
+    incremental = scope_ratings("game:gift_gift_gone")
     assert_close(incremental, expected_for(GAMES))
     analytics_rebuild()
-    assert_close(scope_ratings("game:secret_santa"), incremental)
+    assert_close(scope_ratings("game:gift_gift_gone"), incremental)
     assert RatingApplication.objects.count() == len(GAMES)
 
 
@@ -132,7 +134,7 @@ def test_provisional_and_leaderboard_figures(settings):
     settings.RATINGS_PROVISIONAL_GAMES = 3
     for names, scores, day in GAMES:
         store(table(names, scores, day=day))
-    rows, total = leaderboard(scope=scope_get(key="game:secret_santa"))
+    rows, total = leaderboard(scope=scope_get(key="game:gift_gift_gone"))
     assert total == 4
     by_name = {r.player: r for r in rows}
     # ana: games 1 (won), 3 (lost), 4 (tied first: a win), 5 (second).
@@ -145,7 +147,7 @@ def test_provisional_and_leaderboard_figures(settings):
     assert by_name["cleo"].games == 3
     assert not by_name["cleo"].provisional
     settings.RATINGS_PROVISIONAL_GAMES = 4
-    rows, _ = leaderboard(scope=scope_get(key="game:secret_santa"))
+    rows, _ = leaderboard(scope=scope_get(key="game:gift_gift_gone"))
     assert {r.player for r in rows if r.provisional} == {"cleo"}  # 3 games; the others 4
     ordinals = [r.ordinal for r in rows]
     assert ordinals == sorted(ordinals, reverse=True)
@@ -156,7 +158,7 @@ def test_provisional_and_leaderboard_figures(settings):
 
 
 def enter(world, names, scores, day, *, user=None):  # noqa: F811
-    document = table(names, scores, day=day)
+    document = santa(names, scores, day=day)
     entry, _ = club_services.season_entry_submit_document(
         season=world.season, document=document, user=user or world.owner
     )
@@ -172,7 +174,7 @@ def test_season_and_club_scopes_and_void_recompute(world):  # noqa: F811
     ]
     entries = [enter(world, *play) for play in plays]
     # A record of the game outside the club counts in the game scope only.
-    store(table([names[0], names[1]], [1, 0], day=10))
+    store(santa([names[0], names[1]], [1, 0], day=10))
     season_key = f"season:{world.season.pk}"
     club_key = f"club:{world.club.pk}:secret_santa"
     expected = expected_for(plays)
@@ -217,7 +219,7 @@ def test_unvoid_through_the_api_counts_the_game_again(world):  # noqa: F811
 
 def test_entering_a_stored_record_later_counts_it_in_the_season(world):  # noqa: F811
     names = [u.username for u in world.members[:3]]
-    record = store(table(names, [1, 5, 3], day=4), user=world.owner)
+    record = store(santa(names, [1, 5, 3], day=4), user=world.owner)
     key = f"season:{world.season.pk}"
     assert scope_ratings(key) == {}
     club_services.season_entry_submit(season=world.season, record=record, user=world.owner)
@@ -226,9 +228,9 @@ def test_entering_a_stored_record_later_counts_it_in_the_season(world):  # noqa:
 
 def test_a_corrected_result_recomputes_from_its_point(world):  # noqa: F811
     names = [u.username for u in world.members[:3]]
-    first = store(table(names, [9, 5, 1], day=1), user=world.owner)
-    store(table(names, [2, 6, 4], day=2), user=world.owner)
-    club_services.result_correct(record=first, user=world.owner, scores=[1, 5, 9], reason="swap")
+    first = store(santa(names, [9, 5, 1], day=1), user=world.owner)
+    store(santa(names, [2, 6, 4], day=2), user=world.owner)
+    club_services.result_correct(record=first, user=world.owner, scores=[25, 29, 33], reason="swap")
     expected = openskill_ratings([(names, [3, 2, 1]), (names, [3, 1, 2])])
     assert_close(scope_ratings("game:secret_santa"), expected)
     assert RatingScope.objects.get(key="game:secret_santa").recomputes == 1
@@ -246,7 +248,7 @@ def test_merging_players_recomputes_their_ratings():
         [(["ana", "ben", "cleo"], [1, 2, 3]), (["ana", "ben", "dev"], [3, 1, 2]),
          (["ana", "cleo", "dev"], [2, 1, 3])]
     )  # fmt: skip
-    assert_close(scope_ratings("game:secret_santa"), expected)
+    assert_close(scope_ratings("game:gift_gift_gone"), expected)
     assert PlayerRating.objects.get(player__name="ana").games == 3
 
 
@@ -256,8 +258,8 @@ def test_rebuild_reports_drift(caplog):
     assert ratings.ratings_rebuild() == {"scopes": 1, "differences": 0}
     PlayerRating.objects.filter(player__name="ana").update(mu=99.0)  # a corrupted row
     assert ratings.ratings_rebuild() == {"scopes": 1, "differences": 1}
-    assert "ratings drift in game:secret_santa" in caplog.text
-    assert_close(scope_ratings("game:secret_santa"), expected_for(GAMES))
+    assert "ratings drift in game:gift_gift_gone" in caplog.text
+    assert_close(scope_ratings("game:gift_gift_gone"), expected_for(GAMES))
 
 
 def test_a_late_record_resumes_players_whose_later_games_were_not_applied_yet():
@@ -279,4 +281,4 @@ def test_a_late_record_resumes_players_whose_later_games_were_not_applied_yet():
         pending = store(table(*games[2][:2], day=games[2][2]))
     store(table(*games[3][:2], day=games[3][2]))  # late: recomputes from day 2
     record_ingest(record_id=pending.pk)  # the delayed ingest: already applied, unchanged
-    assert_close(scope_ratings("game:secret_santa"), expected_for(games))
+    assert_close(scope_ratings("game:gift_gift_gone"), expected_for(games))

@@ -35,8 +35,9 @@ def table(scores, *, day: int, club: str = "North Pier") -> dict:
 
 
 # Five 3-player tables: seat 1 wins twice and shares one win with seat 2, seat 2 wins
-# once more, seat 3 wins once. A shared win counts half to each winner.
-HAND_TABLES = [[20, 10, 5], [21, 10, 5], [4, 19, 3], [18, 18, 3], [1, 2, 17]]
+# once more, seat 3 wins once. A shared win counts half to each winner. (A GiftTRAP
+# game with no round limit ends when someone is Gifted: a winner scores 42 or more.)
+HAND_TABLES = [[45, 35, 30], [46, 35, 30], [29, 44, 28], [43, 43, 28], [26, 27, 42]]
 
 
 def test_seat_advantage_and_wilson_interval_match_a_hand_computation():
@@ -60,7 +61,7 @@ def test_seat_advantage_and_wilson_interval_match_a_hand_computation():
     assert all(s["verdict"] == "fair" for s in three["seats"])  # five games prove nothing
     assert three["tie_rate"] == 0.2
     assert three["balance"] == pytest.approx(1 - (0.5 - 0.2))
-    assert three["winning_scores"]["median"] == 18.5  # 17, 18, 18 | 19, 20, 21
+    assert three["winning_scores"]["median"] == 43.5  # 42, 43, 43 | 44, 45, 46
     assert "simulated" in figures
     assert figures["simulated"]["records"] == 0
 
@@ -76,8 +77,8 @@ def test_wilson_interval_edges():
 
 
 def test_club_and_month_filters_read_month_snapshots():
-    record_submit(document=table([20, 10, 5], day=1, club="North Pier"))
-    record_submit(document=table([2, 10, 5], day=2, club="South Quay"))
+    record_submit(document=table([45, 10, 5], day=1, club="North Pier"))
+    record_submit(document=table([2, 10, 45], day=2, club="South Quay"))
     north = game_statistics(game="gift_trap", club="North Pier")["real"]
     assert north["records"] == 1
     assert north["by_players"]["3"]["seats"][0]["wins"] == 1.0
@@ -136,7 +137,7 @@ def test_incremental_equals_fresh_after_random_order_and_duplicates():
         doc["meta"]["club"] = rng.choice(["North Pier", "South Quay"])
         doc["meta"]["played_at"] = f"2026-{rng.randint(1, 6):02d}-10T19:00:00Z"
         documents.append(doc)
-    documents += [table([20, 10, 5], day=d) for d in range(1, 4)]
+    documents += [table([45, 10, 5], day=d) for d in range(1, 4)]
     rng.shuffle(documents)
     records = [record_submit(document=d)[0] for d in documents]
     for record in rng.sample(records, 10):  # duplicate deliveries
@@ -175,7 +176,7 @@ def test_nightly_recompute_logs_and_fixes_a_planted_difference(caplog):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_record_never_ingested_is_counted_by_the_nightly_recompute():
-    _record, _ = record_submit(document=table([20, 10, 5], day=1))
+    _record, _ = record_submit(document=table([45, 10, 5], day=1))
     RecordFacts.objects.all().delete()
     StatisticsSnapshot.objects.all().delete()
     report = statistics_recompute_all()

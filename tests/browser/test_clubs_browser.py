@@ -120,3 +120,81 @@ def test_record_a_table_game_on_a_phone_and_see_it_in_the_table(live_server, ope
         assert_fits(wide, 1280, path)
         screenshot(wide, f"{name}-1280")
     assert wide.console_errors == []
+
+
+def in_view(page, selector: str) -> bool:
+    """Whether the element's top is on the screen (after any scrolling the page did)."""
+    return page.evaluate(
+        """(selector) => {
+            const box = document.querySelector(selector).getBoundingClientRect();
+            return box.top >= 0 && box.top < window.innerHeight;
+        }""",
+        selector,
+    )
+
+
+def test_errors_show_at_the_top_and_a_typo_is_corrected_on_a_phone(
+    live_server, open_page, screenshot
+):
+    a_club_with_a_league()
+    page = open_page(390, 844)
+    page.goto(f"{live_server.url}/accounts/login/?next=/clubs/north-pier/leagues/santa/record/")
+    page.fill("input[name=username]", "bo")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit].primary")
+    page.wait_for_url("**/leagues/santa/record/")
+
+    # A date no season covers: the error is at the top, in view and focused, not below the fold.
+    page.select_option("#id_player_0", "ana")
+    page.fill("#id_score_0", "310")
+    page.select_option("#id_player_1", "bo")
+    page.fill("#id_score_1", "12")
+    page.fill("#id_played_at", "2001-01-01T20:00")
+    page.click("button.primary.big")
+    page.wait_for_selector("[data-error-summary]")
+    assert "No season of Santa League covers" in page.inner_text("[data-error-summary]")
+    assert in_view(page, "[data-error-summary]")
+    assert page.evaluate("document.activeElement.hasAttribute('data-error-summary')")
+    assert_fits(page, 390, "the form with a date error")
+    screenshot(page, "clubs-table-game-date-error-390")
+
+    # A score of 310 looks unusual: asked, not stored.
+    page.fill("#id_played_at", timezone.localtime().strftime("%Y-%m-%dT%H:%M"))
+    page.click("button.primary.big")
+    page.wait_for_selector("text=310 looks unusual")
+    assert in_view(page, "[data-error-summary]")
+    assert not SeasonEntry.objects.exists()
+    screenshot(page, "clubs-table-game-unusual-390")
+    page.click("button[name=confirm_unusual]")
+    page.wait_for_url("**/clubs/north-pier/leagues/santa/?season=*")
+    assert SeasonEntry.objects.get().record.result["scores"] == [310, 12]
+
+    # The typo (310 for 31) is corrected by its submitter from the league page.
+    page.click("text=Correct the scores")
+    page.wait_for_url("**/games/*/correct/")
+    assert_fits(page, 390, "the correction page")
+    screenshot(page, "clubs-correct-390")
+    page.fill("#id_score_0", "31")
+    page.fill("#id_reason", "310 was 31")
+    page.click("button.primary.big")
+    page.wait_for_url("**/clubs/north-pier/leagues/santa/?season=*")
+    assert "is corrected" in page.inner_text("ul.messages")
+    assert "ana 31" in page.inner_text("#games")
+    assert SeasonEntry.objects.get().record.result["scores"] == [31, 12]
+    assert [e for e in page.console_errors if "status of 422" not in e and "400" not in e] == []
+
+    wide = open_page(1280, 900)
+    wide.goto(f"{live_server.url}/accounts/login/?next=/clubs/north-pier/leagues/santa/")
+    wide.fill("input[name=username]", "bo")
+    wide.fill("input[name=password]", PASSWORD)
+    wide.click("button[type=submit].primary")
+    wide.wait_for_url("**/leagues/santa/")
+    wide.click("text=Correct the scores")
+    wide.wait_for_url("**/games/*/correct/")
+    wide.fill("#id_score_0", "31")
+    wide.fill("#id_score_1", "31")
+    wide.click("button.primary.big")
+    wide.wait_for_selector("[data-error-summary]")
+    assert "share the highest total" in wide.inner_text("[data-error-summary]")
+    assert_fits(wide, 1280, "the correction page with an error")
+    screenshot(wide, "clubs-correct-error-1280")

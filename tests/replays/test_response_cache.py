@@ -185,10 +185,10 @@ def test_a_corrected_result_is_not_served_stale(api):
         api.get(url)
         api.get(url)
     assert api.get(f"/api/records/{record_id}/").json()["result"]["scores"] == [31, 18, 44]
-    result_correct(record=Record.objects.get(pk=record_id), user=user, scores=[12, 26, 5])
-    assert api.get(f"/api/records/{record_id}/").json()["result"]["scores"] == [12, 26, 5]
+    result_correct(record=Record.objects.get(pk=record_id), user=user, scores=[12, 26, 45])
+    assert api.get(f"/api/records/{record_id}/").json()["result"]["scores"] == [12, 26, 45]
     listed = api.get("/api/records/").json()["results"][0]
-    assert listed["result"]["scores"] == [12, 26, 5]
+    assert listed["result"]["scores"] == [12, 26, 45]
 
 
 def test_merged_and_renamed_players_are_not_served_stale(api, make_document):
