@@ -6,7 +6,8 @@ stored state (:class:`~analytics.models.RatingHistory` after each record and
 :class:`~analytics.models.PlayerRating` now) is a cache of that function:
 
 - a record whose key sorts after the scope's last applied record is *appended*
-  (one ``rate`` call, one row per seat);
+  (one Plackett-Luce update, ``analytics.rating_model.plackett_luce``, one row
+  per seat);
 - one that sorts before it (late), whose result changed (a correction), or that
   no longer counts (a void, a simulated record) makes the scope *recompute from
   its point*: the history from that key on is thrown away, each player's state
@@ -20,6 +21,9 @@ a not voided entry in that season. Clubs announce an entry, a void or an
 un-void through the record outbox (``replays.models.Announcement``, task
 ``analytics.record_ingest``), so ``clubs`` never imports ``analytics``.
 
+A recompute, from a point or from nothing, reads the scope in one ordered query,
+rates in memory and writes in batches (docs/analytics.md, "How a recompute runs").
+
 Several workers at once: every write to a scope happens under
 ``select_for_update`` on its :class:`~analytics.models.RatingScope` row, scopes
 are locked in key order (no deadlock between two records), and the unique
@@ -31,9 +35,8 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import logging
-import math
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -44,9 +47,9 @@ from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection, transaction
 from django.db.models import F, OuterRef, Q, QuerySet, TextField, Window
 from django.db.models.functions import Cast, RowNumber
-from openskill.models import PlackettLuce
 
 from analytics.models import PlayerRating, RatingApplication, RatingHistory, RatingScope
+from analytics.rating_model import MODEL, plackett_luce
 from analytics.rating_scopes import (
     ScopeSpec,
     all_scope_specs,
@@ -62,13 +65,6 @@ READ_CHUNK = 10_000  # rows the read query fetches at a time (a server-side curs
 WRITE_BATCH = 20_000  # records applied between two writes of their applications
 Key = tuple[datetime, int]  # (order_at, record id)
 
-
-def rating_model() -> PlackettLuce:
-    """The model every scope uses: openskill's defaults (mu 25, sigma 25/3, beta 25/6)."""
-    return PlackettLuce()
-
-
-MODEL = rating_model()
 
 # Set while ``analytics_rebuild`` re-ingests every record: it recomputes every
 # scope once at the end instead of once per late record.
@@ -143,75 +139,6 @@ def outcome_of(
     return Outcome(
         record_id, order_at, players, ranks, scores, frozenset(result.get("winners", []))
     )
-
-
-BETA_SQUARED = MODEL.beta**2
-TAU_SQUARED = MODEL.tau * MODEL.tau
-KAPPA = MODEL.kappa
-
-
-def plackett_luce(
-    mus: Sequence[float], sigmas: Sequence[float], ranks: Sequence[int]
-) -> list[tuple[float, float]]:
-    """openskill's ``PlackettLuce().rate`` for teams of one, computed directly: new (mu, sigma).
-
-    The same arithmetic in the same order as openskill 6 (sigma widened by tau,
-    teams sorted by rank, ``c``, the sums over each rank's group, omega and delta
-    per team; a tied group's mean change is a no-op there, so it is here), without
-    its deep copies, rating objects and random ids: several times faster, and equal
-    to openskill's figures (``tests/analytics/test_ratings_bulk.py`` compares them).
-    """
-    n = len(ranks)
-    if len(mus) != n or len(sigmas) != n:
-        raise ValueError(f"{n} ranks for {len(mus)} players")
-    order = sorted(range(n), key=ranks.__getitem__)  # stable, as openskill sorts its teams
-    rank = [ranks[i] for i in order]
-    sigma = [math.sqrt(sigmas[i] * sigmas[i] + TAU_SQUARED) for i in order]
-    variance = [s**2 for s in sigma]
-    total = 0.0
-    for v in variance:
-        total += v + BETA_SQUARED
-    c = math.sqrt(total)
-    c_squared = c**2
-    strength = [math.exp(mus[i] / c) for i in order]
-    # Sorted by rank, the teams ranked at or below q's are those from the first of q's
-    # group on (summed in openskill's order), the ones at or above i's those up to the
-    # last of i's group.
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    for index, r in enumerate(rank):
-        first.setdefault(r, index)
-        last[r] = index
-    tails: dict[int, float] = {}
-    for start in first.values():
-        tail = 0.0
-        for e in strength[start:]:
-            tail += e
-        tails[start] = tail
-    sum_q = [tails[first[r]] for r in rank]
-    tied = [last[r] - first[r] + 1 for r in rank]
-    out: list[tuple[float, float]] = [(0.0, 0.0)] * n
-    for i in range(n):
-        omega = delta = 0.0
-        e = strength[i]
-        for q in range(last[rank[i]] + 1):
-            share = e / sum_q[q]
-            delta += share * (1 - share) / tied[q]
-            if q == i:
-                omega += (1 - share) / tied[q]
-            else:
-                omega -= share / tied[q]
-        omega *= variance[i] / c
-        delta *= variance[i] / c_squared
-        delta *= math.sqrt(variance[i]) / c
-        seat = order[i]
-        out[seat] = (mus[seat] + omega, sigma[i] * math.sqrt(max(1 - delta, KAPPA)))
-    return out
-
-
-def rate(states: list[PlayerState], ranks: tuple[int, ...]) -> list[tuple[float, float]]:
-    """New (mu, sigma) for each seat: one Plackett-Luce update, each player a team of one."""
-    return plackett_luce([s.mu for s in states], [s.sigma for s in states], ranks)
 
 
 # --- applying ---------------------------------------------------------------------------

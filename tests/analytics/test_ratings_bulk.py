@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce
 
 from analytics import ratings
 from analytics.models import PlayerRating, RatingHistory, RatingScope
+from analytics.rating_model import plackett_luce
 from analytics.rating_scopes import scope_records
 from tests.analytics.ratings_helpers import competition_ranks, openskill_ratings, store, table
 
@@ -36,7 +37,7 @@ def test_plackett_luce_equals_openskill_to_1e9():
         ranks = competition_ranks([rng.randint(0, 4) for _ in range(n)])
         teams = [[model.rating(mu=m, sigma=s)] for m, s in zip(mus, sigmas, strict=True)]
         expected = [(t[0].mu, t[0].sigma) for t in model.rate(teams, ranks=ranks)]
-        got = ratings.plackett_luce(mus, sigmas, ranks)
+        got = plackett_luce(mus, sigmas, ranks)
         for (mu, sigma), (want_mu, want_sigma) in zip(got, expected, strict=True):
             assert mu == pytest.approx(want_mu, abs=1e-9, rel=0)
             assert sigma == pytest.approx(want_sigma, abs=1e-9, rel=0)
@@ -44,7 +45,7 @@ def test_plackett_luce_equals_openskill_to_1e9():
 
 def test_plackett_luce_refuses_ranks_that_do_not_match_the_players():
     with pytest.raises(ValueError, match="2 ranks for 3 players"):
-        ratings.plackett_luce([25.0] * 3, [8.3] * 3, [1, 2])
+        plackett_luce([25.0] * 3, [8.3] * 3, [1, 2])
 
 
 def games(count: int, seed: int) -> list[tuple[list[str], list[int], float]]:
