@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from openskill.models import PlackettLuce
 
@@ -146,9 +146,9 @@ def test_a_recompute_reads_the_scope_in_one_query(monkeypatch):
     with ratings.ratings_deferred():
         for names, scores, day in games(23, seed=3):
             store(table(names, scores, day=day))
-    scope = ratings.scope_get_locked(ratings.ScopeSpec("game:secret_santa", "game", "secret_santa"))
-    with CaptureQueriesContext(connection) as queries:
-        assert ratings.scope_recompute(scope=scope) == 23
+    spec = ratings.ScopeSpec("game:secret_santa", "game", "secret_santa")
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        assert ratings.scope_recompute(scope=ratings.scope_get_locked(spec)) == 23
     reads = [
         q["sql"]
         for q in queries.captured_queries
