@@ -116,8 +116,14 @@ class RatingApplication(models.Model):
     corrected result differs and is applied again from its point on.
     """
 
-    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="applications")
-    record = models.ForeignKey(Record, on_delete=models.CASCADE, related_name="+")
+    # No database checks of the scope and record (Django's delete still cascades): see
+    # RatingHistory.
+    scope = models.ForeignKey(
+        RatingScope, on_delete=models.CASCADE, related_name="applications", db_constraint=False
+    )
+    record = models.ForeignKey(
+        Record, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     order_at = models.DateTimeField()
     fingerprint = models.CharField(max_length=16)
 
@@ -133,11 +139,25 @@ class RatingHistory(models.Model):
 
     The rows are what a recompute restarts from (the state just before a late
     record) and what the rating charts draw.
+
+    A full recompute writes a row per seat of every record of the scope (320,000
+    for 100,000 records), so the database does not check each row's scope, record
+    and player: those checks, run at commit, were half of a recompute's time. The
+    rows are written only by ``analytics.ratings``, from the scope it holds locked
+    and the records and players it has just read in the same transaction; deleting
+    a scope, record or player through Django still deletes their rows
+    (``on_delete``), as Django does for every relation.
     """
 
-    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="history")
-    record = models.ForeignKey(Record, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    scope = models.ForeignKey(
+        RatingScope, on_delete=models.CASCADE, related_name="history", db_constraint=False
+    )
+    record = models.ForeignKey(
+        Record, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     order_at = models.DateTimeField()
     mu = models.FloatField()
     sigma = models.FloatField()

@@ -46,7 +46,7 @@ def records_reset() -> None:
         cursor.execute(
             "TRUNCATE replays_record, replays_player, replays_announcement, "
             "analytics_playerresult, analytics_gamesummary, analytics_statisticssnapshot, "
-            "analytics_ratingscope CASCADE"
+            "analytics_ratingscope, analytics_ratinghistory, analytics_ratingapplication CASCADE"
         )
 
 

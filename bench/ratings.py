@@ -9,16 +9,20 @@ players (a club each), a group chosen with Zipf-like weights, 2, 3 or 4 players
 from it (20/40/40%), scores 0-20 (so ties happen), one game every ~10 minutes
 over two years. Then:
 
-- *full recompute*: ``analytics.ratings.ratings_rebuild()`` (read records and
-  seats in chunks, rate, write every history row, application and rating);
+- *full recompute*: ``analytics.ratings.ratings_rebuild()`` (read the scope's
+  records and seats in one query, rate, write every history row, application
+  and rating);
 - *bare openskill*: the same outcomes in the same order through
-  ``PlackettLuce().rate`` with ratings in a dict (no database);
+  ``PlackettLuce().rate`` with ratings in a dict (no database), timed just before
+  and just after the recompute, the mean of the two the reference (a shared
+  machine's speed drifts);
 - *append*: ``ratings_apply`` of one new record after the last one;
 - *late record*: ``ratings_apply`` of one record played at the median date
   (recomputes the second half of the scope).
 
-``ratings_figures(records)`` returns the figures as a dict for a bench runner; it
-needs Django set up and a database it may fill (it deletes its records after).
+``ratings_figures(records)`` returns the figures as a dict, ``ratings_rows(records)``
+as ``python -m bench`` rows; both need Django set up and a database holding no
+other records (they delete theirs after).
 """
 
 from __future__ import annotations
@@ -133,24 +137,27 @@ def ratings_figures(records: int = 100_000, *, seed: int = 7) -> dict[str, Any]:
     record_ids = _insert(results, player_ids=player_ids)
     insert_s = time.perf_counter() - started
     try:
+        bare_before = _bare_loop(results)
         started = time.perf_counter()
         ratings_rebuild()
         recompute_s = time.perf_counter() - started
-        bare_s = _bare_loop(results)
+        bare_s = (bare_before + _bare_loop(results)) / 2
         history_rows = RatingHistory.objects.filter(scope__key="game:secret_santa").count()
         rated = PlayerRating.objects.filter(scope__key="game:secret_santa").count()
         # One new record after the last: the everyday path.
         last_at = results[-1][2] + dt.timedelta(minutes=10)
-        newest = _insert([(rng.sample(range(GROUP_SIZE), 3), [5, 9, 9], last_at)],
-                         player_ids=player_ids)
+        newest = _insert(
+            [(rng.sample(range(GROUP_SIZE), 3), [5, 9, 9], last_at)], player_ids=player_ids
+        )
         record_ids.extend(newest)
         started = time.perf_counter()
         ratings_apply(record=Record.objects.get(pk=newest[0]))
         append_ms = (time.perf_counter() - started) * 1000
         # One record at the median date: recomputes the second half.
         middle_at = results[records // 2][2] + dt.timedelta(seconds=1)
-        late = _insert([(rng.sample(range(GROUP_SIZE), 3), [1, 2, 3], middle_at)],
-                       player_ids=player_ids)
+        late = _insert(
+            [(rng.sample(range(GROUP_SIZE), 3), [1, 2, 3], middle_at)], player_ids=player_ids
+        )
         record_ids.extend(late)
         started = time.perf_counter()
         ratings_apply(record=Record.objects.get(pk=late[0]))
@@ -174,6 +181,27 @@ def ratings_figures(records: int = 100_000, *, seed: int = 7) -> dict[str, Any]:
         "append_one_ms": round(append_ms, 1),
         "late_at_median_s": round(late_s, 2),
     }
+
+
+def ratings_rows(records: int = 100_000) -> list[dict[str, Any]]:
+    """The recompute against the bare loop, as a ``python -m bench`` row (bench/figures.py)."""
+    from bench.figures import row
+
+    f = ratings_figures(records)
+    ratio = f["full_recompute_s"] / f["bare_openskill_s"]
+    return [
+        row(
+            f"ratings recompute, {records:,} records",
+            f["full_recompute_s"],
+            "s",
+            f["bare_openskill_s"],
+            "<= 1.3x bare openskill loop, same results",
+            ratio <= 1.3,
+            f"reference: bare openskill loop over the same results; {f['history_rows']:,} "
+            f"history rows; one new record {f['append_one_ms']} ms, one late at the median "
+            f"{f['late_at_median_s']} s",
+        )
+    ]
 
 
 def main() -> None:
