@@ -47,8 +47,14 @@ def record_submit(
 
     Uploading a game that is already stored returns the stored record: identity
     is the digest of game, options, players and events (for a result-only
-    result = log_validate(log, confirm_unusual=confirm_unusual)
-    bots = {log.players[seat] for seat in bot_seats}
+    record, no events: scores, ranks and ``meta.played_at``). A result-only
+    record with a score outside the game's plausible range is refused (422
+    ``result_unusual``) unless ``confirm_unusual``: a person has looked again.
+
+    ``bot_seats`` are the seats a program played (a live game's bots, a simulation):
+    a player first named at one of them is made a bot. A game with a bot seat (one
+    of those, or a player already of kind bot) is bot play: stored simulated, with
+    ``meta.simulated`` set, whatever the document said.
     """
     log = giftlog_parse(document)
     given = log.table.given if log.table is not None else log.result
