@@ -46,7 +46,9 @@ class SimulationForm(HouseRulesMixin, forms.Form):
             label="Games",
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
-        self.house_rules_setup([engine], start={engine.slug: SIMULATION_OPTIONS.get(engine.slug, {})})
+        self.house_rules_setup(
+            [engine], start={engine.slug: SIMULATION_OPTIONS.get(engine.slug, {})}
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -31,6 +31,7 @@ from games.registry import UnknownGame, all_engines, get_engine
 from replays.models import Player
 from replays.selectors import record_list, record_row
 
+
 def home(request: HttpRequest) -> HttpResponse:
     counts = selectors.game_record_counts()
     games = [{"engine": engine, "records": counts.get(engine.slug, 0)} for engine in all_engines()]

@@ -68,7 +68,8 @@ def variants_canonical(apps, schema_editor):
         RecordFacts.objects.bulk_update(moved, ["variant", "applied"], batch_size=500)
         for snapshot in StatisticsSnapshot.objects.filter(variant=old):
             scope = {
-                f: getattr(snapshot, f) for f in ("game", "simulated", "num_players", "club", "month")
+                f: getattr(snapshot, f)
+                for f in ("game", "simulated", "num_players", "club", "month")
             }
             target = StatisticsSnapshot.objects.filter(variant=new, **scope).first()
             if target is None:

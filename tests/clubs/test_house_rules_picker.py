@@ -28,7 +28,8 @@ def test_the_picker_has_a_field_per_declared_option_of_every_game():
         names = [field.name for field in groups[engine.slug].fields]
         assert names == [field_name(engine.slug, option.name) for option in engine.options]
         for field, option in zip(groups[engine.slug].fields, engine.options, strict=True):
-            assert field.label == option.label and field.help_text.startswith(option.hint)
+            assert field.label == option.label
+            assert field.help_text.startswith(option.hint)
     trap = {f.name.rsplit("-", 1)[1]: f for f in groups["gift_trap"].fields}
     assert trap["expert_cards"].widget_type == "checkbox"
     assert trap["packs"].widget_type == "checkboxselectmultiple"
@@ -80,9 +81,14 @@ def test_a_league_is_made_with_the_rules_picked(world):
 
 
 def test_a_game_posted_without_its_fieldset_gets_the_standard_rules(world):
-    response = browser(world.admin).post(club_url(world, "league-create"), {**LEAGUE, "game": "gift_swap"})
+    response = browser(world.admin).post(
+        club_url(world, "league-create"), {**LEAGUE, "game": "gift_swap"}
+    )
     assert response.status_code == 302
-    assert League.objects.get(slug="trap-cup").options == {"start_player": 0, "regift_own_row": True}
+    assert League.objects.get(slug="trap-cup").options == {
+        "start_player": 0,
+        "regift_own_row": True,
+    }
 
 
 @pytest.mark.parametrize(

@@ -95,7 +95,9 @@ def test_the_migration_rewrites_stored_options_digests_and_variant_keys(api):
         options={**other.options, "packs": REVERSED}, points_per_place=[1],
     )  # fmt: skip
     live = LiveGame.objects.create(
-        game="gift_trap", players=["a", "b", "c"], seed=1,
+        game="gift_trap",
+        players=["a", "b", "c"],
+        seed=1,
         options={**other.options, "packs": REVERSED},
     )
     job = SimulationJob.objects.create(
@@ -129,7 +131,9 @@ def test_the_migration_rewrites_stored_options_digests_and_variant_keys(api):
 def test_the_migration_keeps_a_duplicate_it_finds_under_its_old_digest():
     """Two stored copies of one game under two spellings: nothing deleted, no clash."""
     first, _ = record_submit(document=trap_document(CANONICAL, seed=5))
-    copy, _ = record_submit(document={**trap_document(CANONICAL, seed=5), "players": ["x", "y", "z"]})
+    copy, _ = record_submit(
+        document={**trap_document(CANONICAL, seed=5), "players": ["x", "y", "z"]}
+    )
     options = {**first.options, "packs": REVERSED}
     players = [seat.player.name for seat in first.seats.order_by("seat")]
     old_digest = record_digest("gift_trap", options, players, first.events)
