@@ -25,6 +25,7 @@ from analytics.rating_charts import score_difference_chart
 from analytics.simulations import SIMULATION_MAX_GAMES, simulation_job_create
 from clubs.models import Club, Season
 from core.errors import BadRequest, ServiceError
+from core.games import variant_words
 from core.house_rules import field_name as house_rules_field
 from core.inputs import whole_number
 from games.registry import UnknownGame, all_engines, get_engine
@@ -69,13 +70,21 @@ def _dashboard(
             "engine": engine,
             "error": error,
             "sizes": range(engine.min_players, engine.max_players + 1),
-            "jobs": selectors.simulation_jobs_recent(game=engine.slug),
+            "jobs": _jobs_with_rules(engine.slug),
             "job_id": job_id if whole_number(job_id) is not None else "",
             "lab_form": lab_form or SimulationForm(engine=engine, max_games=SIMULATION_MAX_GAMES),
             "may_simulate": settings.ALLOW_ANONYMOUS_UPLOADS or request.user.is_authenticated,
         },
         status=status,
     )
+
+
+def _jobs_with_rules(slug: str) -> list[Any]:
+    """The recent lab jobs, each with its house rules in words (``rules``)."""
+    jobs = selectors.simulation_jobs_recent(game=slug)
+    for job in jobs:
+        job.rules = variant_words(job.game, job.options)
+    return jobs
 
 
 @require_POST
