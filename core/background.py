@@ -22,9 +22,9 @@ them again finishes the work.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from celery import current_app
@@ -35,7 +35,8 @@ logger = logging.getLogger("core.background")
 
 _lock = threading.Lock()
 _idle = threading.Condition(_lock)
-_pool: ThreadPoolExecutor | None = None
+_tasks: queue.SimpleQueue[tuple[str, dict[str, Any]]] = queue.SimpleQueue()
+_threads: list[threading.Thread] = []
 _pending = 0
 
 
@@ -54,21 +55,30 @@ def task_submit(name: str, *, kwargs: Mapping[str, Any]) -> None:
     Raises what ``.delay()`` raises when the broker is down, and :class:`BackgroundFull`
     when the in-process pool is full; in both cases nothing runs.
     """
-    signature = current_app.signature(name, kwargs=dict(kwargs))
     workers = int(getattr(settings, "BACKGROUND_WORKERS", 1))
     if not in_process() or workers <= 0:
-        signature.delay()
+        current_app.signature(name, kwargs=dict(kwargs)).delay()
         return
-    global _pool, _pending
+    global _pending
     with _lock:
         limit = int(getattr(settings, "BACKGROUND_QUEUE_MAX", 50))
         if _pending >= limit:
             raise BackgroundFull(f"{_pending} background tasks are waiting or running.")
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="background")
         _pending += 1
-        pool = _pool
-    pool.submit(_run, name, dict(kwargs))
+        # Daemon threads: stopping the server (Ctrl-C, a code reload) never waits for a
+        # long job; one cut short stays unfinished, as when a worker dies.
+        _threads[:] = [thread for thread in _threads if thread.is_alive()]
+        while len(_threads) < workers:
+            thread = threading.Thread(target=_work, name="background", daemon=True)
+            thread.start()
+            _threads.append(thread)
+        _tasks.put((name, dict(kwargs)))
+
+
+def _work() -> None:
+    while True:
+        name, kwargs = _tasks.get()
+        _run(name, kwargs)
 
 
 def _run(name: str, kwargs: dict[str, Any]) -> None:

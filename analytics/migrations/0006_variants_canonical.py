@@ -9,6 +9,7 @@ their counters are additive), and the balance lab's jobs' options.
 """
 
 from django.db import migrations
+from django.db.models import Min
 
 from analytics.stats import counters_add
 from games.base import options_canonical
@@ -31,10 +32,9 @@ def _variant_moves(apps):
     RecordFacts = apps.get_model("analytics", "RecordFacts")
     samples = {}
     for model in (PlayerResult, RecordFacts):
-        for variant, record_id in (
-            model.objects.order_by().values_list("variant", "record_id").distinct()
-        ):
-            samples.setdefault(variant, record_id)
+        rows = model.objects.order_by().values("variant").annotate(sample=Min("record_id"))
+        for row in rows:
+            samples.setdefault(row["variant"], row["sample"])
     moves = {}
     for variant, record_id in samples.items():
         record = Record.objects.filter(pk=record_id).only("game", "options").first()
