@@ -20,21 +20,17 @@ from analytics.api.serializers import (
     statistics_filters,
 )
 from analytics.dashboard import statistics_context
+from analytics.forms import SimulationForm
 from analytics.rating_charts import score_difference_chart
 from analytics.simulations import SIMULATION_MAX_GAMES, simulation_job_create
 from clubs.models import Club, Season
 from core.errors import BadRequest, ServiceError
+from core.games import variant_words
+from core.house_rules import field_name as house_rules_field
 from core.inputs import whole_number
 from games.registry import UnknownGame, all_engines, get_engine
 from replays.models import Player
 from replays.selectors import PLAY_REAL, record_list, record_row
-from replays.simulation import BOT_MIXES
-
-BOT_WORDS = {
-    "mixed": "a mix of random and greedy bots",
-    "random": "random bots",
-    "greedy": "greedy bots",
-}
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -62,7 +58,12 @@ def _engine_or_404(slug: str) -> Any:
 
 
 def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    engine = _engine_or_404(slug)
+    return _dashboard(request, _engine_or_404(slug))
+
+
+def _dashboard(
+    request: HttpRequest, engine: Any, lab_form: SimulationForm | None = None, status: int = 200
+) -> HttpResponse:
     params = request.GET
     error = None
     try:
@@ -79,50 +80,58 @@ def game_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "engine": engine,
             "error": error,
             "sizes": range(engine.min_players, engine.max_players + 1),
-            "jobs": selectors.simulation_jobs_recent(game=slug),
+            "jobs": _jobs_with_rules(engine.slug),
             "job_id": job_id if whole_number(job_id) is not None else "",
-            "bot_mixes": [(b, BOT_WORDS.get(b, b)) for b in BOT_MIXES],
-            "max_games": SIMULATION_MAX_GAMES,
+            "lab_form": lab_form or SimulationForm(engine=engine, max_games=SIMULATION_MAX_GAMES),
             "may_simulate": settings.ALLOW_ANONYMOUS_UPLOADS or request.user.is_authenticated,
         },
+        status=status,
     )
+
+
+def _jobs_with_rules(slug: str) -> list[Any]:
+    """The recent lab jobs, each with its house rules in words (``rules``)."""
+    jobs = selectors.simulation_jobs_recent(game=slug)
+    for job in jobs:
+        job.rules = variant_words(job.game, job.options)
+    return jobs
 
 
 @require_POST
 def simulation_start(request: HttpRequest, slug: str) -> HttpResponse:
-    """The dashboard's balance-lab form: queue a job, come back to the page to watch it."""
+    """The dashboard's balance-lab form: queue a job and come back to the page, which
+    shows its progress (the games are played in the background, never in this request).
+    A refusal shows the form again with the message beside the field it is about."""
     engine = _engine_or_404(slug)
     url = reverse("game-dashboard", args=[engine.slug])
     if not (settings.ALLOW_ANONYMOUS_UPLOADS or request.user.is_authenticated):
         messages.error(request, "Log in to run a simulation.")
         return redirect(url)
-    variant = request.POST.get("variant", "")
-    options: dict[str, Any] = {}
-    if variant:
-        known = {v["key"]: v["options"] for v in selectors.game_statistics_variants(game=slug)}
-        if variant not in known:  # not a variant this page offered: say so, start nothing
-            messages.error(request, "The simulation was not started: choose a listed variant.")
-            return redirect(f"{url}#balance-lab")
-        options = known[variant]
+    form = SimulationForm(request.POST, engine=engine, max_games=SIMULATION_MAX_GAMES)
+    if not form.is_valid():
+        messages.error(request, "The simulation was not started: see the marked fields.")
+        return _dashboard(request, engine, form, status=400)
+    data = form.cleaned_data
     try:
         job = simulation_job_create(
             game=engine.slug,
-            num_players=_int(request.POST.get("players")),
-            games=_int(request.POST.get("games")),
-            bots=request.POST.get("bots", "mixed"),
-            options=options,
+            num_players=data["players"],
+            games=data["games"],
+            bots=data["bots"],
+            options=data["options"],
             created_by=request.user,
         )
     except ServiceError as exc:
         messages.error(request, f"The simulation was not started: {exc.message}")
-        return redirect(f"{url}#balance-lab")
+        field = str(exc.detail.get("field", ""))
+        option = exc.detail.get("option")
+        if isinstance(option, str):
+            form.add_error(house_rules_field(engine.slug, option), exc.message)
+        elif field in form.fields:
+            form.add_error(field, exc.message)
+        return _dashboard(request, engine, form, status=exc.status)
     messages.success(request, f"Simulation started: {job.total} games of {engine.name}.")
     return redirect(f"{url}?job={job.pk}#balance-lab")
-
-
-def _int(value: str | None) -> int | None:
-    """A form's whole number (ASCII digits, 32-bit), or None: the service says what is wrong."""
-    return whole_number(value or "")
 
 
 PAGE_SIZE = 100

@@ -16,7 +16,6 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
@@ -24,6 +23,7 @@ from django.db.models import Count, F, Sum
 from django.utils import timezone
 
 from analytics.models import SimulationJob
+from core import background
 from core.errors import BadRequest, NotFound, ServiceError
 from core.quotas import QuotaExceeded
 from games.base import GameError, options_resolve
@@ -167,23 +167,29 @@ def _simulation_job_store(
 
 
 def _simulation_enqueue(job_id: int) -> None:
-    """Send the job to a worker (in-process when tasks are eager); a broker that is down
-    leaves the job queued, with the reason in its errors."""
+    """Send the job to a worker, or to this process's background pool when there is no
+    broker (``core.background``): the request never plays the games. A broker that is
+    down, or a full pool, leaves the job queued with the reason in its errors."""
     try:
-        current_app.signature("analytics.simulation_run", kwargs={"job_id": job_id}).delay()
+        background.task_submit("analytics.simulation_run", kwargs={"job_id": job_id})
+    except background.BackgroundFull as exc:
+        logger.warning("simulation %s not started: %s", job_id, exc)
+        _simulation_queued_because(
+            job_id, "busy", "The server is busy with other simulations; this one is queued."
+        )
     except Exception as exc:  # kombu's OperationalError and friends: the broker is down
-        if current_app.conf.task_always_eager:
+        if background.in_process():
             raise
         logger.warning("simulation %s not sent to a worker: %s", job_id, exc)
-        SimulationJob.objects.filter(pk=job_id).update(
-            errors=[
-                {
-                    "code": "broker_unavailable",
-                    "message": "No worker could be reached; the simulation is queued.",
-                    "detail": {},
-                }
-            ]
+        _simulation_queued_because(
+            job_id, "broker_unavailable", "No worker could be reached; the simulation is queued."
         )
+
+
+def _simulation_queued_because(job_id: int, code: str, message: str) -> None:
+    SimulationJob.objects.filter(pk=job_id).update(
+        errors=[{"code": code, "message": message, "detail": {}}]
+    )
 
 
 def simulation_job_get(*, job_id: int) -> SimulationJob:
@@ -218,16 +224,22 @@ def simulation_job_run(*, job_id: int, batch: int = SIMULATION_BATCH) -> Simulat
                 bots=job.bots,
                 options=job.options,
             )
-            for _ in range(count):
+            for played in range(1, count + 1):
                 try:
                     next(runs)
                 except StopIteration:
                     break
                 except ServiceError as exc:
                     errors.append(exc.as_dict())
-            job.done = index * batch + count
-            job.errors = (job.errors + errors)[:50]
-            job.save(update_fields=["done", "errors", "updated_at"])
+                # Progress after every game, for the page that polls it; a retry still
+                # starts from the batch (its seed), and the digest dedupes the replayed games.
+                job.done = index * batch + played
+                job.errors = (job.errors + errors)[:50]
+                errors = []
+                job.save(update_fields=["done", "errors", "updated_at"])
+            if job.done != index * batch + count:
+                job.done = index * batch + count
+                job.save(update_fields=["done", "updated_at"])
     except DatabaseError:
         raise  # the task retries and goes on from the last saved batch
     except Exception as exc:

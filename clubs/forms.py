@@ -8,6 +8,7 @@ has it, so the person sees the message next to what they typed.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from django import forms
@@ -17,7 +18,8 @@ from django.utils.text import slugify
 from clubs.models import League, Membership
 from core.errors import ServiceError
 from core.forms import WholeNumberField
-from core.inputs import INT32_MAX, json_loads, whole_number
+from core.house_rules import PREFIX, HouseRulesMixin
+from core.inputs import INT32_MAX, whole_number
 from games.registry import all_engines, get_engine
 
 TIE_RULE_WORDS = {
@@ -126,7 +128,10 @@ def _game_choices() -> list[tuple[str, str]]:
     return [(engine.slug, engine.name) for engine in all_engines()]
 
 
-class LeagueCreateForm(forms.Form):
+class LeagueCreateForm(HouseRulesMixin, forms.Form):
+    """A league's name, game and scoring; its house rules are picked with fields built
+    from every game's declared options (``core.house_rules``), the chosen game's read."""
+
     name = forms.CharField(max_length=100)
     slug = forms.SlugField(
         max_length=64,
@@ -151,12 +156,15 @@ class LeagueCreateForm(forms.Form):
         label="Equal points: ahead is who has",
         help_text="Checked ones apply in this order.",
     )
-    options = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}),
-        required=False,
-        label="House rules (JSON, optional)",
-        help_text='Options unlike the defaults, e.g. {"max_rounds": 15}; empty: standard rules.',
-    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.house_rules_setup(all_engines())
+        self.league_fields = [name for name in self.fields if not name.startswith(PREFIX + "-")]
+
+    def __iter__(self) -> Iterator[forms.BoundField]:
+        """The league's own fields; its house rules are shown by ``core/_house_rules.html``."""
+        return (self[name] for name in self.league_fields)
 
     def clean_points_per_place(self) -> list[int]:
         text = self.cleaned_data["points_per_place"]
@@ -169,24 +177,16 @@ class LeagueCreateForm(forms.Form):
             raise forms.ValidationError("Give the points of at least the first place.")
         return points
 
-    def clean_options(self) -> dict[str, Any]:
-        text = self.cleaned_data["options"].strip()
-        if not text:
-            return {}
-        try:
-            options = json_loads(text)
-        except ServiceError as exc:
-            raise forms.ValidationError(f"This is not valid JSON ({exc.message})") from None
-        if not isinstance(options, dict):
-            raise forms.ValidationError('House rules are an object, e.g. {"max_rounds": 15}.')
-        return options
-
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not data.get("slug") and data.get("name"):
             data["slug"] = slugify(data["name"])[:64]
             if not data["slug"]:
                 self.add_error("slug", "Choose a web address made of letters and digits.")
+        game = data.get("game")
+        self.house_rules_ignore_others(game)
+        if game:
+            data["options"] = self.house_rules(game)
         return data
 
 

@@ -36,6 +36,7 @@ from clubs.forms import (
 from clubs.models import Club, Invitation, League, Membership, Season, SeasonEntry
 from core.errors import Forbidden, NotFound, ServiceError
 from core.games import game_name, variant_words
+from core.house_rules import field_name as house_rules_field
 from replays.models import Player, Record
 from replays.selectors import RecordRow, record_row
 
@@ -372,22 +373,14 @@ def league_create_page(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as exc:
             if exc.status == 403:
                 return _refused(request, exc)
-            add_service_error(
-                form,
-                exc,
-                fields={
-                    f: f
-                    for f in (
-                        "slug",
-                        "game",
-                        "options",
-                        "points_per_place",
-                        "tie_rule",
-                        "min_games",
-                        "tie_breaks",
-                    )
-                },
-            )
+            option = exc.detail.get("option")
+            fields = {
+                f: f
+                for f in ("slug", "game", "points_per_place", "tie_rule", "min_games", "tie_breaks")
+            }
+            if isinstance(option, str):  # a house rule: beside its field in the picker
+                fields["options"] = house_rules_field(data["game"], option)
+            add_service_error(form, exc, fields=fields)
         else:
             messages.success(request, f"League {league.name} is made: now give it a season.")
             return redirect("club-page", slug=club.slug)

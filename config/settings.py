@@ -114,6 +114,14 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default runs background work in a thread of the web process
+    # (core.background): a write transaction takes its lock when it begins and waits
+    # for the other writer, instead of failing with "database is locked" when a read
+    # turns into a write; WAL lets pages read while a game is being stored.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -311,6 +319,11 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKE
 # for one on localhost (and from saying so at every start).
 CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
 CELERY_TASK_EAGER_PROPAGATES = True
+# Without a broker, long tasks (a balance-lab run) go to a bounded pool of threads in
+# the web process (core.background) instead of running inside the request: this many
+# threads (one suits SQLite's one writer), and at most this many tasks waiting or running.
+BACKGROUND_WORKERS = int(os.environ.get("BACKGROUND_WORKERS", "1"))
+BACKGROUND_QUEUE_MAX = int(os.environ.get("BACKGROUND_QUEUE_MAX", "50"))
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "giftbox")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True

@@ -538,6 +538,13 @@ class Option:
     choices: tuple[Any, ...] = ()
     low: int | None = None
     high: int | None = None
+    # How a form shows the option to a player: a short label, one line of help in
+    # player words, the words of each choice (in ``choices``' order; the value itself
+    # when empty), and whether the number is a seat (shown numbered from 1).
+    label: str = ""
+    hint: str = ""
+    choice_words: tuple[str, ...] = ()
+    seat: bool = False
 
     def allowed(self) -> str:
         """The allowed values in words, for errors and docs."""
@@ -579,6 +586,21 @@ class Option:
             and (self.high is None or value <= self.high)
         )
 
+    def canonical(self, value: Any) -> Any:
+        """The one spelling of ``value``: a list option's items in declaration order.
+
+        A list option is a set (GiftTRAP's ``packs``: ``["red", "blue"]`` and
+        ``["blue", "red"]`` are the same rules), so its items are put in the order of
+        ``choices``; anything else is returned as it is. Items that are not choices
+        (an old record's) keep their order after the declared ones, so this never
+        refuses: checking is :meth:`check`'s job.
+        """
+        if self.kind != "list" or not isinstance(value, list):
+            return value
+        declared = [c for c in self.choices if any(v == c and type(v) is type(c) for v in value)]
+        others = [v for v in value if not any(v == c and type(v) is type(c) for c in declared)]
+        return declared + others
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "name": self.name,
@@ -605,6 +627,11 @@ def json_repr(value: Any) -> str:
 def options_resolve(engine: Any, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The full option set a game is played under: defaults filled, every value checked.
 
+    This is the canonical form every entry point stores and keys by (records, live
+    games, leagues, the balance lab, the analytics variant): every declared option
+    present (defaults filled, never dropped) and each value in its one spelling
+    (:meth:`Option.canonical`), so two spellings of the same rules are one variant.
+
     Refuses an unknown name or a bad value with :class:`InvalidSetup` naming it
     (``detail["option"]``). Checks that depend on the player count (a seat
     number) stay in the engine's ``setup``.
@@ -630,8 +657,23 @@ def options_resolve(engine: Any, options: Mapping[str, Any] | None) -> dict[str,
     for option in declared:
         value = options.get(option.name, option.default)
         option.check(value)
-        resolved[option.name] = value
+        resolved[option.name] = option.canonical(value)
     return resolved
+
+
+def options_canonical(engine: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` in their one canonical spelling, without checking or filling anything.
+
+    The form every stored set of options is keyed by (a record's variant, a league's
+    rules): :func:`options_resolve` returns it for new input; this function rewrites
+    what is already stored (a migration), so it accepts names and values today's
+    declarations would refuse and leaves them as they are.
+    """
+    declared = {option.name: option for option in getattr(engine, "options", ())}
+    return {
+        name: declared[name].canonical(value) if name in declared else value
+        for name, value in options.items()
+    }
 
 
 def check_options(

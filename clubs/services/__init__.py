@@ -34,8 +34,8 @@ from clubs.services.entries import (
 from clubs.services.leagues import league_create, season_create
 
 __all__ = [
-    "CorrectionAccess",
     "INVITATION_NOT_FOUND",
+    "CorrectionAccess",
     "club_create",
     "club_join",
     "correction_access",

@@ -75,6 +75,9 @@ def league_create(
         raise BadRequest("unknown_game", f"There is no game {game!r}.", field="game") from exc
     try:
         resolved = options_resolve(engine, options)
+        # Rules no table could play (a Gifted Zone longer than the track) are refused
+        # here, not at every record entered; a seat must exist at the largest table.
+        engine.setup(engine.max_players, resolved)
     except InvalidSetup as exc:
         raise BadRequest(
             "invalid_setup", exc.message, **{"field": "options", **exc.detail, "reason": exc.code}

@@ -35,6 +35,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
         why="Who starts is settled at the table; the first seat is as good as any.",
         low=0,
         high=5,
+        label="Starting player",
+        hint="Who takes the first turn (the rulebook: whose birthday is farthest away).",
+        seat=True,
     ),
     Option(
         name="ranking",
@@ -65,5 +68,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
             "states. It is also the ranking every game used before options existed."
         ),
         choices=RANKINGS,
+        label="Scoring when the deck runs out",
+        hint="How hands compare when nobody has exactly 12 of each resource; ties: most cards.",
+        choice_words=(
+            "Closeness: each resource scores 12 minus its distance from 12",
+            "Closeness, never below 0",
+            "Capped: points up to 12 count, extra points do not",
+            "Exact: only a resource at exactly 12 scores",
+            "Goal only: no partial score, most cards wins",
+        ),
     ),
 )

@@ -33,6 +33,12 @@ OPTIONS: Final[tuple[Option, ...]] = (
             '"add it to their existing gift claimed during their turn". The "or" '
             "ending each numbered item lists the kinds; it does not cap the turn at one."
         ),
+        label="Actions in a turn",
+        hint="What a player may do before the turn passes.",
+        choice_words=(
+            "One of each kind (draw and discard, claim/add/swap, trade), then pass",
+            "Exactly one action",
+        ),
     ),
     Option(
         name="give_frozen_in_swap",
@@ -53,5 +59,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
             'swapped (it changes owners). "The owner of the gift may decide to continue '
             'collecting that gift\u2019s cards" also pictures it staying with its owner.'
         ),
+        label="A frozen gift may be given away in a swap",
+        hint="A frozen gift (all six cards showing) is never taken; this lets its owner give it.",
     ),
 )

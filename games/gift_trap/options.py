@@ -27,6 +27,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
             "The rulebook calls the cards optional play for experts, so the basic game "
             "is played without them."
         ),
+        label="Expert Strategy Cards",
+        hint="Each player also gets a Give More, a Get More and a once-a-game GiftTRAP card.",
     ),
     Option(
         name="packs",
@@ -43,6 +45,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
             "so all four are in play unless the table leaves some out."
         ),
         choices=PACK_ORDER,
+        label="Packs of gift cards in play",
+        hint="The dealer picks one of these packs each round; the others stay in the box.",
+        choice_words=("Yellow", "Red", "Blue", "Black"),
     ),
     Option(
         name="first_dealer",
@@ -57,6 +62,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
         why="The rulebook leaves the choice to the table; the first seat is as good as any.",
         low=0,
         high=7,
+        label="First dealer",
+        hint="Who deals the first round; the deal then passes to the left.",
+        seat=True,
     ),
     Option(
         name="track_length",
@@ -73,6 +81,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
         ),
         low=10,
         high=100,
+        label="Track length",
+        hint="Spaces from GO to GIFTED on your board: a longer track makes a longer game.",
     ),
     Option(
         name="zone_size",
@@ -93,6 +103,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
         ),
         low=1,
         high=100,
+        label="Gifted Zone size",
+        hint="How many spaces at the end of each track form the Gifted Zone, GIFTED included.",
     ),
     Option(
         name="max_rounds",
@@ -115,5 +127,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         ),
         low=1,
         high=500,
+        label="Round limit",
+        hint="Empty: play until someone is Gifted. With a limit, the best placed player wins then.",
     ),
 )

@@ -228,7 +228,7 @@ def option_filters(query: Mapping[str, str], game: str | None) -> dict[str, Any]
             declared[name].check(value)
         except InvalidSetup as exc:
             raise BadRequest("bad_filter", exc.message, field=field, value=text) from None
-        options[name] = value
+        options[name] = declared[name].canonical(value)  # stored options are canonical
     return options
 
 

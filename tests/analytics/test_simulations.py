@@ -129,7 +129,8 @@ def test_the_dashboard_form_starts_a_job_and_the_page_shows_its_progress(client)
     assert "/static/analytics/simulation.js" in page
     assert 'id="seat-advantage"' in page  # the bots' games are on the dashboard already
     refused = client.post("/games/secret_santa/simulations/", {"players": "3", "games": "5000"})
-    assert refused.status_code == 302
-    follow = client.get(refused["Location"]).content.decode()
+    assert refused.status_code == 400  # the form again, with the message beside the field
+    follow = refused.content.decode()
     assert "The simulation was not started" in follow
+    assert "less than or equal to 2000" in follow
     assert SimulationJob.objects.count() == 1

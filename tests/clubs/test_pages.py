@@ -194,30 +194,21 @@ def test_league_form_errors_are_shown_on_their_fields(world):
         club_url(world, "league-create"),
         {
             "name": "Bad",
-            "game": "secret_santa",
+            "game": "gift_trap",
             "points_per_place": "three",
             "tie_rule": "split",
             "min_games": "0",
-            "options": "{nope",
+            "rules-gift_trap": "1",
+            "rules-gift_trap-track_length": "9",
+            "rules-gift_trap-zone_size": "5",
         },
     )
     assert response.status_code == 400
     page = text(response)
     assert "Type whole numbers separated by commas" in page
-    assert "This is not valid JSON" in page
-    response = browser(world.admin).post(
-        club_url(world, "league-create"),
-        {
-            "name": "Bad",
-            "game": "secret_santa",
-            "points_per_place": "3",
-            "tie_rule": "split",
-            "min_games": "0",
-            "options": '{"no_such_option": 1}',
-        },
-    )
-    assert response.status_code == 400
-    assert response.context["league_form"].errors["options"]
+    errors = response.context["league_form"].errors
+    assert "greater than or equal to 10" in errors["rules-gift_trap-track_length"][0]
+    assert not League.objects.filter(name="Bad").exists()
 
 
 def test_a_member_leaves_the_club(world):

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("replays", "0010_import_job_dispatch"),
+        ("replays", "0012_bot_players_and_bot_play"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
