@@ -106,3 +106,9 @@ def test_player_page_hides_games_against_bots_until_asked(client, make_document)
     assert f"/records/{bot_game.pk}/" in shown
     assert ">simulated</span>" in shown
     assert Record.objects.get(pk=bot_game.pk).simulated
+
+
+def test_the_replay_of_a_simulated_game_says_so(client, mixed):
+    people, bot = mixed
+    assert "Simulated game" in client.get(f"/records/{bot.pk}/").content.decode()
+    assert "Simulated game" not in client.get(f"/records/{people[0].pk}/").content.decode()
