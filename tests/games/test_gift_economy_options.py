@@ -313,10 +313,10 @@ def test_the_end_is_told_with_the_cards_when_they_decide():
             break
         state = after
     text = E.describe(last, None, before=state, after=after)
-    assert "the deck is empty, so the game ends and {p0} and {p1} share the win with 10 cards "
-    "each; final scores (48 for exactly 12 points of each resource, else 0; 48 is the best): " in (
-        text
-    )
+    assert (
+        "the deck is empty, so the game ends and {p0} and {p1} share the win with 10 cards "
+        "each; final scores (48 for exactly 12 points of each resource, else 0; 48 is the best): "
+    ) in text
     # one seat ahead on cards alone: the sentence names the cards after the score
     before = final([[*BIG_PILE, "ge-king-clubs"], ["ge-king-hearts"]], CLOSENESS_FLOORED)
     before.phase, before.end_reason, before.top = "special", None, len(before.deck)
