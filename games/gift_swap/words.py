@@ -375,7 +375,7 @@ def _score_note(part: Any) -> str:
         part.get("nice_points"),
         part.get("quirky_points"),
     )
-    if not all(isinstance(x, int) for x in (props, nice, quirky)):
+    if not isinstance(props, int) or not isinstance(nice, int) or not isinstance(quirky, int):
         return ""
     note = f"Party Props {props}, Nice Gifts {signed(nice)}, Quirky Gifts {signed(quirky)}"
     if part.get("king_of_quirky_gifts"):

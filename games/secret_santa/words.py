@@ -243,7 +243,8 @@ def _aftermath(
     if before.get("phase") not in ("take", "give") or phase not in ("deal", "over"):
         return ""
     rounds = after.get("round_scores")
-    last = rounds[-1] if isinstance(rounds, list) and rounds else None
+    rounds = rounds if isinstance(rounds, list) else []
+    last = rounds[-1] if rounds else None
     if not isinstance(last, list) or not all(isinstance(s, int) for s in last):
         return "; that ends the round"
     scored = ", ".join(f"{v.who(s)} {points(score)}" for s, score in enumerate(last))

@@ -644,21 +644,29 @@ def test_completing_pass_stays_hidden_with_before():
     done = play(state, last)
     assert done.phase != "over"
     assert "ge-tools-2" in hand(done, 2)
-    # passed cards are seen only by their receiver (in its hand), never in the event
+    # Another seat's choice stays hidden; the event tells each seat only the cards passed
+    # to it (which land in its own hand), so its words can tell them from its next draw.
+    received = {0: sorted(given_by_2, key=CARDS.index), 1: ["ge-food-1", "ge-food-2"]}
+    received[2] = ["ge-tools-1", "ge-tools-2"]
     for seat in (0, 2):
         assert E.event_view(last, seat, before=state) == {
             "by": 1,
             "do": "pass_card",
             "hidden": True,
+            "received": received[seat],
         }
-    assert E.event_view(last, 1, before=state) == last
+        assert set(received[seat]) <= hand(done, seat)
+    assert E.event_view(last, 1, before=state) == {**last, "received": received[1]}
+    # Without the state it was applied to, nothing is added.
+    assert E.event_view(last, 0) == {"by": 1, "do": "pass_card", "hidden": True}
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1), n=st.integers(min_value=2, max_value=6))
 def test_event_views_with_before_in_self_play(seed, n):
     """With before: the shuffle shows exactly the seat's cards; a choice by another
-    seat shows only when it completes a queen's discards (or ends the game)."""
+    seat shows only when it completes a queen's discards (or ends the game); the choice
+    that completes the passes shows each seat the cards passed to it, and nothing more."""
     rng = random.Random(seed)
     bots = [BOTS["greedy"] if s % 2 else BOTS["random"] for s in range(n)]
     events, _ = self_play(E, n, rng=rng, bots=bots)
@@ -667,12 +675,21 @@ def test_event_views_with_before_in_self_play(seed, n):
         before, state = state, E.apply(state, event)
         for seat in range(n):
             shown = E.event_view(event, seat, before=before)
+            received = shown.pop("received", None) if event["do"] == "pass_card" else None
+            completes = event["do"] in ("pass_card", "discard") and (
+                not any(state.need) and before.need[event["by"]] == 1
+            )
+            if completes and event["do"] == "pass_card":
+                # the cards passed to the seat, now in its own hand
+                assert received is not None
+                assert set(received) <= set(state.hands[seat])
+            else:
+                assert received is None
             if event["do"] == "shuffle":
                 got = shown["dealt"] + shown.get("drawn", [])
                 assert sorted(got) == sorted(state.hands[seat])
                 assert "deck" not in shown
             elif event["do"] in ("pass_card", "discard") and event["by"] != seat:
-                completes = not any(state.need) and before.need[event["by"]] == 1
                 public = event["do"] == "discard" or state.phase == "over"
                 if completes and public:
                     assert shown == event

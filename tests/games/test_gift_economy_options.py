@@ -313,9 +313,10 @@ def test_the_end_is_told_with_the_cards_when_they_decide():
             break
         state = after
     text = E.describe(last, None, before=state, after=after)
-    assert text.endswith(
-        "the deck is empty, so the game ends and {p0} and {p1} share the win with 10 cards each."
-    )
+    assert (
+        "the deck is empty, so the game ends and {p0} and {p1} share the win with 10 cards "
+        "each; final scores (48 for exactly 12 points of each resource, else 0; 48 is the best): "
+    ) in text
     # one seat ahead on cards alone: the sentence names the cards after the score
     before = final([[*BIG_PILE, "ge-king-clubs"], ["ge-king-hearts"]], CLOSENESS_FLOORED)
     before.phase, before.end_reason, before.top = "special", None, len(before.deck)
@@ -323,8 +324,10 @@ def test_the_end_is_told_with_the_cards_when_they_decide():
     after = E.apply(before, event)  # the next turn's draw finds the deck empty
     assert after.end_reason == "deck_exhausted"
     assert E.describe(event, None, before=before, after=after).endswith(
-        "the deck is empty, so the game ends and {p0} wins with a score of 0 out of 48 "
-        "and the most cards (4 cards)."
+        "the deck is empty, so the game ends and {p0} wins with 0 points and the most cards "
+        "(4 cards); final scores (each resource scores 12 less its distance from 12 points, "
+        "at least 0; 48 is the best): {p0} 0 (food 25, tools 0, medicine 0, luxuries 0), "
+        "{p1} 0 (food 0, tools 0, medicine 0, luxuries 0)."
     )
 
 

@@ -244,6 +244,9 @@ def test_own_row_regift_is_told_from_each_seat_view():
     s = regift_step(OWN)
     event = ev(0, "regift", row=0, card=1)
     assert E.describe(event, 0, before=s) == (
+        "You regift Nice Gift 4, swapping it for your own 2nd card (Nice Gift 2)."
+    )
+    assert E.describe(event, None, before=s) == (
         "{p0} regifts Nice Gift 4, swapping it for their own 2nd card (Nice Gift 2)."
     )
     assert E.describe(event, 1, before=s) == (
