@@ -294,6 +294,7 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("records/<int:record_id>/", query_ints=("seat",)),
     Endpoint("rules/"),
     Endpoint("rules/<slug:slug>/", extra_path={"slug": "secret_santa"}),
+    Endpoint("rules/<slug:slug>/notes/", extra_path={"slug": "secret_santa"}),
     Endpoint("records/<int:record_id>/embed/", query_ints=("seat",)),
     Endpoint("records/<int:record_id>/steps/<int:step>/table/", query_ints=("seat",)),
     Endpoint(
