@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clubs import services as club_services
-from tests.analytics.ratings_helpers import store, table
+from tests.analytics.ratings_helpers import santa, store
 from tests.clubs.conftest import world  # noqa: F401  (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -13,15 +13,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def some_games(world):  # noqa: F811
     names = [u.username for u in world.members[:4]]
-    plays = [([0, 1, 2], [9, 4, 1]), ([1, 2, 3], [3, 8, 5]), ([0, 1, 3], [6, 6, 2]),
+    plays = [([0, 1, 2], [9, 4, 1]), ([1, 2, 3], [3, 8, 5]), ([0, 1, 3], [6, 5, 2]),
              ([0, 2, 3], [1, 7, 4]), ([0, 1, 2, 3], [5, 2, 8, 3])]  # fmt: skip
     for day, (seats, scores) in enumerate(plays, start=1):
         club_services.season_entry_submit_document(
             season=world.season,
-            document=table([names[s] for s in seats], scores, day=day),
+            document=santa([names[s] for s in seats], scores, day=day),
             user=world.owner,
         )
-    store(table(names[:2], [3, 1], day=20))  # outside the league: the game's board only
+    store(santa(names[:2], [3, 1], day=20))  # outside the league: the game's board only
     return names
 
 

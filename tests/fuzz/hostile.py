@@ -369,6 +369,13 @@ ENDPOINTS: list[Endpoint] = [
         form=lambda w: {"reason": "x"},
         form_texts=("reason",),
     ),
+    Endpoint(
+        "clubs/<slug:slug>/leagues/<slug:league_slug>/games/<int:entry_id>/correct/",
+        ("GET", "POST"),
+        form=lambda w: {"score_0": "30", "score_1": "3", "score_2": "2", "reason": "x"},
+        form_ints=("score_0",),
+        form_texts=("reason",),
+    ),
     Endpoint("players/<str:handle>/", extra_path={"handle": "Ana"}),
     Endpoint("live/<int:live_id>/"),
     Endpoint("live/<int:live_id>/table/", seat_token=True),

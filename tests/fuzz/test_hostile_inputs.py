@@ -293,6 +293,7 @@ SQLITE_SAMPLE = (
     "api/leaderboards/",
     "head-to-head/",
     "players/<str:handle>/",
+    "clubs/<slug:slug>/leagues/<slug:league_slug>/games/<int:entry_id>/correct/",
 )
 
 
