@@ -40,7 +40,7 @@ def test_the_replay_page_offers_an_iframe_snippet_with_a_copy_button(client, mak
     assert snippet.endswith("></iframe>")
     assert 'id="embed-copy"' in page
     assert "Copy the code" in page
-    assert "replays/embed_snippet.js" in page
+    assert "core/copy.js" in page
     assert 'href="#embed"' in page, "the header's Embed link goes to the snippet"
     embed = client.get(f"/records/{record.pk}/embed/").content.decode()
     assert 'id="embed-code"' not in embed, "the embed itself offers no snippet"
