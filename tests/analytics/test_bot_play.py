@@ -18,7 +18,7 @@ from analytics.ratings import ratings_rebuild
 from clubs import services as club_services
 from games.registry import engine_slugs
 from replays.models import Player, Record
-from tests.analytics.ratings_helpers import store, table
+from tests.analytics.ratings_helpers import santa, store
 from tests.clubs.conftest import world  # noqa: F401  (a fixture)
 from tests.replays.test_player_kinds import play_to_the_end
 
@@ -32,7 +32,7 @@ def board(api, **query) -> list[str]:
 
 
 def test_a_live_game_against_the_bots_never_reaches_a_leaderboard(api, client):
-    store(table(["ana", "ben", "cy"], [10, 5, 1], day=1))  # a real game, so the board exists
+    store(santa(["ana", "ben", "cy"], [10, 5, 1], day=1))  # a real game, so the board exists
     body = {
         "game": "secret_santa",
         "players": ["tess", "bot-1", "bot-2"],
@@ -53,8 +53,8 @@ def test_a_live_game_against_the_bots_never_reaches_a_leaderboard(api, client):
 
 def test_a_bot_in_a_game_not_marked_simulated_is_still_never_ranked(api):
     """The second guard: a player made a bot behind the service's back (no re-announce)."""
-    store(table(["ana", "ben", "cy"], [10, 5, 1], day=1))
-    store(table(["ana", "ben"], [3, 8], day=2))
+    store(santa(["ana", "ben", "cy"], [10, 5, 1], day=1))
+    store(santa(["ana", "ben"], [3, 8], day=2))
     Player.objects.filter(name="cy").update(kind=Player.Kind.BOT)
     assert Record.objects.filter(simulated=True).count() == 0
     assert "cy" not in board(api, game="secret_santa")  # listed nowhere at once
@@ -72,7 +72,7 @@ def test_a_guest_is_on_the_club_board_not_on_the_sites(api, world):  # noqa: F81
     names = [u.username for u in world.members[:2]]
     club_services.season_entry_submit_document(
         season=world.season,
-        document=table([*names, "walk-in"], [5, 3, 9], day=2),
+        document=santa([*names, "walk-in"], [5, 3, 9], day=2),
         user=world.owner,
         guests=[2],
     )

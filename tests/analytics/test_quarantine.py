@@ -101,7 +101,7 @@ def test_the_sweep_goes_past_a_failing_record_and_retries_it_with_backoff(failin
     assert records_uningested_ingest(older_than=timedelta(hours=1)) == 1
     assert not IngestQuarantine.objects.exists()
     assert PlayerResult.objects.filter(record=a).count() == 3
-    applied = RatingApplication.objects.filter(scope__key="game:secret_santa")
+    applied = RatingApplication.objects.filter(scope__key="game:gift_gift_gone")
     assert sorted(applied.values_list("record_id", flat=True)) == [a.pk, b.pk, c.pk]
 
 
@@ -130,15 +130,15 @@ def test_rebuild_completes_reports_the_record_and_a_retry_ingests_it(failing):
     text = out.getvalue()
     assert "Rebuilt analytics from 3 records" in text
     assert "2 ingested, 1 quarantined." in text
-    assert f"record {a.pk} (secret_santa): RuntimeError: boom on record {a.pk}" in text
+    assert f"record {a.pk} (gift_gift_gone): RuntimeError: boom on record {a.pk}" in text
     assert PlayerResult.objects.filter(record__in=[b, c]).count() == 6
-    applied = RatingApplication.objects.filter(scope__key="game:secret_santa")
+    applied = RatingApplication.objects.filter(scope__key="game:gift_gift_gone")
     assert sorted(applied.values_list("record_id", flat=True)) == [b.pk, c.pk]
 
     listing = StringIO()
     call_command("analytics_quarantine", stdout=listing)
     assert "1 quarantined record:" in listing.getvalue()
-    assert f"record {a.pk} (secret_santa), 1 attempt" in listing.getvalue()
+    assert f"record {a.pk} (gift_gift_gone), 1 attempt" in listing.getvalue()
     assert f"RuntimeError: boom on record {a.pk}" in listing.getvalue()
 
     still = StringIO()

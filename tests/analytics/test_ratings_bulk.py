@@ -83,7 +83,7 @@ def test_bulk_recompute_equals_incremental_and_openskill():
     random.Random(9).shuffle(shuffled)
     for names, scores, day in shuffled:
         store(table(names, scores, day=day))
-    key = "game:secret_santa"
+    key = "game:gift_gift_gone"
     incremental_history = history_of(key)
     incremental = {
         r.player.name: (r.mu, r.sigma, r.games, r.wins, r.score_total)
@@ -124,7 +124,7 @@ def test_a_new_record_after_a_bulk_recompute_appends_as_openskill_would():
     ratings.ratings_rebuild()
     newest = (["ana", "ben", "cleo"], [2, 2, 1], 100.0)
     store(table(newest[0], newest[1], day=newest[2]))
-    scope = RatingScope.objects.get(key="game:secret_santa")
+    scope = RatingScope.objects.get(key="game:gift_gift_gone")
     assert scope.recomputes == 1  # the rebuild; the new record was appended
     expected = openskill_ratings(
         (names, competition_ranks(scores)) for names, scores, _ in [*played, newest]
@@ -146,7 +146,7 @@ def test_a_recompute_reads_the_scope_in_one_query(monkeypatch):
     with ratings.ratings_deferred():
         for names, scores, day in games(23, seed=3):
             store(table(names, scores, day=day))
-    spec = ratings.ScopeSpec("game:secret_santa", "game", "secret_santa")
+    spec = ratings.ScopeSpec("game:gift_gift_gone", "game", "gift_gift_gone")
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         assert ratings.scope_recompute(scope=ratings.scope_get_locked(spec)) == 23
     reads = [
@@ -162,7 +162,7 @@ def test_a_recompute_reads_the_scope_in_one_query(monkeypatch):
 def test_a_game_scope_is_read_along_its_index_without_a_sort():
     for names, scores, day in games(5, seed=1):
         store(table(names, scores, day=day))
-    scope = RatingScope.objects.get(key="game:secret_santa")
+    scope = RatingScope.objects.get(key="game:gift_gift_gone")
     records = scope_records(scope)
     with connection.cursor() as cursor:
         # With sorting priced out, a sort still in the plan means the index cannot serve.

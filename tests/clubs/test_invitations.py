@@ -441,7 +441,7 @@ def test_a_new_link_has_a_copy_button_served_from_our_static_files(world):
         r'<code class="invitation-link" id="invitation-link">http://testserver/clubs/join/', page
     )
     assert 'data-copy="invitation-link"' in page
-    assert re.search(r'<script src="/static/clubs/copy\.js" defer>', page)
+    assert re.search(r'<script src="/static/core/copy\.js" defer>', page)
 
 
 def test_a_league_without_a_season_leads_its_admin_to_create_one(world):

@@ -52,7 +52,7 @@ def test_a_result_only_record_offers_the_snippet_too(client):
         "game": "gift_trap",
         "players": ["Ana", "Ben", "Cleo"],
         "options": {},
-        "result": {"scores": [20, 10, 5]},
+        "result": {"scores": [48, 30, 12]},
     }
     record, _ = record_submit(document=document)
     page = client.get(f"/records/{record.pk}/").content.decode()
