@@ -76,7 +76,7 @@ def _seat(table: Table, entry: Mapping[str, Any]) -> Html:
         stats.append(el("span", "★ this turn", cls="stat ge-whose-turn"))
     stats.append(table.stat("Cards in hand", entry.get("cards", 0)))
     if isinstance(entry.get("score"), int):
-        stats.append(table.stat("Score", f"{entry['score']} of 48"))
+        stats.append(table.stat("Score", f"{entry['score']} (48 is the best)"))
     choose = view.get("choose")
     asked = not (
         isinstance(choose, Mapping)
@@ -329,7 +329,7 @@ def _ranking(table: Table) -> Html | None:
         spread = ", ".join(f"{res} {t}" for res, t in zip(RESOURCES, totals, strict=False))
         line = [
             el("b", f"{ordinal(rank)}{' (shared)' if shared else ''}"),
-            f" {'🏆 ' if rank == 1 else ''}{table.name(seat)}: score {scores[seat]} of 48",
+            f" {'🏆 ' if rank == 1 else ''}{table.name(seat)}: {scores[seat]} points",
         ]
         if spread:
             line.append(f" ({spread})")

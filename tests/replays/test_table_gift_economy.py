@@ -56,7 +56,7 @@ def test_own_hand_is_faces_in_resource_groups_others_are_counts():
     assert "Food: 3 / 12 9 to go" in words  # Food 1 + Food 2
     assert "Luxuries: 6 / 12 6 to go" in words
     assert "6 in hand" in words  # Ben's and Cy's hands are piles with a count
-    assert "Score 22 of 48" in words  # 3 + 6 + 7 + 6
+    assert "Score 22 (48 is the best)" in words  # 3 + 6 + 7 + 6
     # the viewer's cards are keyed for live play; nobody else's are drawn
     assert keys(page) >= set(state.hands[0])
     assert not faces(page) & set(state.hands[1])
@@ -139,7 +139,7 @@ def test_final_ranking():
     assert "Final ranking" in words
     result = E.result(final)
     winner = NAMES[result.winners[0]] + (" (you)" if result.winners[0] == 1 else "")
-    assert f"1st 🏆 {winner}: score {result.scores[result.winners[0]]} of 48" in words
+    assert f"1st 🏆 {winner}: {result.scores[result.winners[0]]} points" in words
     assert "The deck ran out." in words
     # every hand is shown at the end
     assert all(set(hand) <= faces(page) for hand in final.hands)
@@ -165,7 +165,7 @@ def test_ranking_after_the_goal():
     )
     words = " ".join(text_of(html_of(state, 2)).split())
     assert "A player holds exactly 12 of each resource." in words
-    assert "1st 🏆 Ana: score 48 of 48 (food 12, tools 12, medicine 12, luxuries 12)" in words
+    assert "1st 🏆 Ana: 48 points (food 12, tools 12, medicine 12, luxuries 12)" in words
     assert "Food: 12 / 12 ✓ exactly 12" in words
     assert "Taken by Ben for 4 points of luxuries:" in words
 
