@@ -56,7 +56,7 @@ def assert_no_bot(page, what: str) -> None:
         assert bot not in text, f"{what} shows {bot}"
 
 
-def test_a_whole_season_on_a_phone(live_server, open_page, screenshot):  # noqa: PLR0915
+def test_a_whole_season_on_a_phone(live_server, open_page, screenshot):
     base = live_server.url
     today = timezone.localdate()
     shots: list[str] = []
