@@ -538,9 +538,12 @@ class Option:
     choices: tuple[Any, ...] = ()
     low: int | None = None
     high: int | None = None
-    # How a form shows the option to a player: a short label, one line of help in
-    # player words, the words of each choice (in ``choices``' order; the value itself
-    # when empty), and whether the number is a seat (shown numbered from 1).
+    # How the option speaks to players, on the house-rules picker (``core/house_rules.py``)
+    # and the rules page (``replays/house_rules.py``, which adds only the longer
+    # explanations): a short label (the page's title), one line of help, the short words
+    # of each value (a "choice" or "list" option's in ``choices``' order, a "bool"
+    # option's for true then false: "Allowed", "Not allowed"), and whether the number is
+    # a seat (shown numbered from 1).
     label: str = ""
     hint: str = ""
     choice_words: tuple[str, ...] = ()

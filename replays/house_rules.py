@@ -1,11 +1,13 @@
-"""Each game's house rules in a player's words, for the rules pages.
+"""Each game's house rules explained to players, for the rules pages.
 
-The options themselves (names, values, defaults, the rulebook sentence each one reads)
-are declared by the engines (``games.<slug>.options.OPTIONS``) and written for whoever
-maintains the engine. A rules page explains them to the people at the table instead:
-a title, what the rule decides, and each value in plain words. Every declared option
-must have its words here (a test checks it); one without them still shows, under its
-declaration's description, so a new option is never missing from the page.
+The options are declared by the engines (``games.<slug>.options.OPTIONS``), with the
+short words every page shares: the option's ``label`` (the title here and on the
+house-rules picker), each value's ``choice_words`` and whether it is a ``seat``. This
+module adds only what the rules page says at more length: what the rule decides
+(``text``), what each value means, and what a number counts (``unit``). Nothing here
+repeats the engine's words (a test checks it). Every declared option must have its
+explanation here (a test checks that too); one without it still shows, under its
+one-line hint, so a new option is never missing from the page.
 """
 
 from __future__ import annotations
@@ -18,174 +20,147 @@ from games.base import Option
 
 @dataclass(frozen=True)
 class OptionWords:
-    title: str
-    text: str
-    # JSON value -> (label, what it means). For "bool", "choice" and "list" options.
-    values: dict[Any, tuple[str, str]] = field(default_factory=dict)
-    seat: bool = False  # the value is a seat: shown numbered from 1
+    """The rules page's longer words for one option; its short words are the engine's."""
+
+    text: str  # what the rule decides
+    # JSON value -> what it means, after the value's short words (``Option.choice_words``).
+    # For "bool", "choice" and "list" options.
+    meanings: dict[Any, str] = field(default_factory=dict)
     unit: str = ""  # what an int counts ("spaces", "rounds")
 
 
 WHO_STARTS = OptionWords(
-    title="Who starts",
     text=(
         "The rulebook lets a player chosen at the table start (see Setting up). The club "
         "records which seat that was; play then goes to the left."
     ),
-    seat=True,
 )
 
 WORDS: dict[str, dict[str, OptionWords]] = {
     "gift_swap": {
         "start_player": WHO_STARTS,
         "regift_own_row": OptionWords(
-            title="Regift within your own row",
             text=(
                 "Whether a Regift card may be swapped with a face-down card in your own row. "
                 "Nothing leaves your row, but you then Keep or Open the card you got, and "
                 "opening it turns a second card of yours face up, so your row may be all "
                 "face up sooner."
             ),
-            values={
+            meanings={
                 True: (
-                    "Allowed",
                     "a Regift may take any face-down card, your own included (the card says "
-                    "“any facedown gift”).",
+                    "“any facedown gift”)."
                 ),
                 False: (
-                    "Not allowed",
-                    "a Regift must take a card from an opponent's row or from the set-aside cards.",
+                    "a Regift must take a card from an opponent's row or from the set-aside cards."
                 ),
             },
         ),
     },
     "secret_santa": {
         "deal_fallback": OptionWords(
-            title="A third card of one colour that nobody can take",
             text=(
                 "While dealing, a card that would be a player's third of one colour goes to "
                 "the next player who can take it. Rarely, nobody who still needs cards can: "
                 "this rule says where the card goes then."
             ),
-            values={
+            meanings={
                 "guest": (
-                    "To the Unexpected guest",
                     "the card joins the guest's cards, so with 3 or 4 players nobody ever "
-                    "holds three of one colour.",
+                    "holds three of one colour."
                 ),
                 "first_with_room": (
-                    "To its player anyway",
                     "the player it was meant for takes it as a third card of that colour "
-                    "(how games recorded before this rule were dealt).",
+                    "(how games recorded before this rule were dealt)."
                 ),
             },
         ),
     },
     "gift_economy": {
         "start_player": OptionWords(
-            title="Who starts",
             text=(
                 "The player whose birthday is farthest away starts and is dealt the first "
                 "card. The club records which seat that was; play then goes to the left."
             ),
-            seat=True,
         ),
         "ranking": OptionWords(
-            title="Ranking when the deck runs out",
             text=(
                 "If nobody holds exactly 12 of each resource when the deck runs out, hands are "
                 "compared by a score out of 48, up to 12 for each resource. This rule says how "
                 "a resource is counted. Whatever the choice, equal scores go to the player "
                 "with more cards."
             ),
-            values={
+            meanings={
                 "closeness": (
-                    "Closeness",
                     "12 minus how far the resource is from 12, over or under: 11 or 13 points "
-                    "score 11, 0 scores 0, 25 scores -1.",
+                    "score 11, 0 scores 0, 25 scores -1."
                 ),
                 "closeness_floored": (
-                    "Closeness, never below zero",
-                    "the same, but a resource never scores less than 0 (24 points or more "
-                    "score 0).",
+                    "the same, but a resource never scores less than 0 (24 points or more score 0)."
                 ),
                 "capped": (
-                    "Capped at 12",
-                    "points count up to 12 and extra points are ignored (25 points score 12).",
+                    "points count up to 12 and extra points are ignored (25 points score 12)."
                 ),
-                "exact": ("Exactly 12 only", "12 for a resource at exactly 12, otherwise 0."),
+                "exact": "12 for a resource at exactly 12, otherwise 0.",
                 "goal_only": (
-                    "Goal only",
-                    "no partial scores: everyone is tied, so the player with the most cards wins.",
+                    "no partial scores: everyone is tied, so the player with the most cards wins."
                 ),
             },
         ),
     },
     "gift_gift_gone": {
         "turn_actions": OptionWords(
-            title="Actions in a turn",
             text="How many actions a turn may hold.",
-            values={
+            meanings={
                 "one_of_each": (
-                    "One of each",
                     "up to one of each kind (draw and discard; claim, add or swap; trade), in "
                     "any order, so you may draw and then claim in the same turn. Say “pass” "
-                    "when you are done.",
+                    "when you are done."
                 ),
                 "one": (
-                    "Just one",
                     "exactly one action per turn (draw and discard, or claim, add or swap, or "
-                    "trade); the turn ends with it.",
+                    "trade); the turn ends with it."
                 ),
             },
         ),
         "give_frozen_in_swap": OptionWords(
-            title="Giving away a frozen gift in a swap",
             text=(
                 "Whether you may give away your own frozen gift (all six cards on the table) "
                 "as the payment when you swap for another player's gift."
             ),
-            values={
-                True: (
-                    "Allowed",
-                    "a frozen gift cannot be taken, but its owner may still give it away.",
-                ),
-                False: ("Not allowed", "a frozen gift never moves."),
+            meanings={
+                True: ("a frozen gift cannot be taken, but its owner may still give it away."),
+                False: "a frozen gift never moves.",
             },
         ),
     },
     "gift_trap": {
         "expert_cards": OptionWords(
-            title="Expert cards",
             text="Whether the table plays with the Expert Strategy Cards (see above).",
-            values={
-                True: ("Played", "everyone has a Give More, a Get More and a GiftTRAP card."),
-                False: ("Not played", "the game as in the basic rules."),
+            meanings={
+                True: "everyone has a Give More, a Get More and a GiftTRAP card.",
+                False: "the game as in the basic rules.",
             },
         ),
         "packs": OptionWords(
-            title="Packs in play",
             text=(
                 "Which packs of gift cards the dealer may choose from; the others stay in the "
                 "box (for example to leave out gifts not suited to a young table)."
             ),
-            values={
-                "yellow": ("Yellow ($)", "the cheapest gifts."),
-                "red": ("Red ($$)", "modest gifts."),
-                "blue": ("Blue ($$$)", "dear gifts."),
-                "black": ("Black ($$$$)", "the dearest gifts."),
+            meanings={
+                "yellow": "the cheapest gifts.",
+                "red": "modest gifts.",
+                "blue": "dear gifts.",
+                "black": "the dearest gifts.",
             },
         ),
         "first_dealer": OptionWords(
-            title="First dealer",
             text=(
                 "Who deals the first round: they pick the first pack and reveal first. The deal "
                 "passes to the left each round."
             ),
-            seat=True,
         ),
         "track_length": OptionWords(
-            title="Track length",
             text=(
                 "How many spaces there are from GO to GIFTED on both tracks. A longer track "
                 "makes a longer game."
@@ -193,7 +168,6 @@ WORDS: dict[str, dict[str, OptionWords]] = {
             unit="spaces",
         ),
         "zone_size": OptionWords(
-            title="Gifted Zone",
             text=(
                 "How many spaces at the end of each track, GIFTED included, make the Gifted "
                 "Zone (5 on a 25-space track: spaces 21 to 25). At most the track length."
@@ -201,7 +175,6 @@ WORDS: dict[str, dict[str, OptionWords]] = {
             unit="spaces",
         ),
         "max_rounds": OptionWords(
-            title="Round limit",
             text=(
                 "A limit on the number of rounds, for a table with a fixed time: after that "
                 "round the game ends even if nobody is Gifted, and the best placed player "
@@ -214,7 +187,20 @@ WORDS: dict[str, dict[str, OptionWords]] = {
 
 
 def _fallback(option: Option) -> OptionWords:
-    return OptionWords(title=option.name.replace("_", " ").capitalize(), text=option.description)
+    return OptionWords(text=option.hint or option.description)
+
+
+def _title(option: Option) -> str:
+    return option.label or option.name.replace("_", " ").capitalize()
+
+
+def _short(option: Option, value: Any) -> str | None:
+    """The engine's short words for a listed value (``Option.choice_words``), if any."""
+    values = (True, False) if option.kind == "bool" else option.choices
+    for known, word in zip(values, option.choice_words, strict=False):
+        if value == known and type(value) is type(known):
+            return word
+    return None
 
 
 def _value(words: OptionWords, option: Option, value: Any) -> str:
@@ -223,9 +209,10 @@ def _value(words: OptionWords, option: Option, value: Any) -> str:
         return "no limit"
     if isinstance(value, list):
         return ", ".join(_value(words, option, item) for item in value) or "none"
-    if value in words.values:
-        return words.values[value][0]
-    if words.seat and isinstance(value, int):
+    short = _short(option, value)
+    if short is not None:
+        return short
+    if option.seat and isinstance(value, int):
         return f"seat {value + 1}" + (" (the first player listed)" if value == 0 else "")
     if isinstance(value, bool):
         return "on" if value else "off"
@@ -236,7 +223,7 @@ def _value(words: OptionWords, option: Option, value: Any) -> str:
 
 def _allowed(words: OptionWords, option: Option) -> str:
     """What a table may choose, for options without a list of values."""
-    if words.seat:
+    if option.seat:
         return "Any seat at the table."
     unit = f" {words.unit}" if words.unit else ""
     if option.kind == "int":
@@ -258,14 +245,14 @@ def house_rules(game: str, options: tuple[Option, ...]) -> list[dict[str, Any]]:
             {
                 "name": option.name,
                 "anchor": "option-" + option.name.replace("_", "-"),
-                "title": words.title,
+                "title": _title(option),
                 "text": words.text,
                 "default": _value(words, option, option.default),
                 "several": option.kind == "list",
                 "values": [
                     {
                         "label": _value(words, option, value),
-                        "meaning": words.values.get(value, ("", ""))[1],
+                        "meaning": words.meanings.get(value, ""),
                         "default": value in default,
                     }
                     for value in values

@@ -35,10 +35,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         ),
         label="Actions in a turn",
         hint="What a player may do before the turn passes.",
-        choice_words=(
-            "One of each kind (draw and discard, claim/add/swap, trade), then pass",
-            "Exactly one action",
-        ),
+        choice_words=("One of each kind", "Just one action"),
     ),
     Option(
         name="give_frozen_in_swap",
@@ -59,7 +56,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
             'swapped (it changes owners). "The owner of the gift may decide to continue '
             'collecting that gift\u2019s cards" also pictures it staying with its owner.'
         ),
-        label="A frozen gift may be given away in a swap",
+        label="Giving away a frozen gift in a swap",
         hint="A frozen gift (all six cards showing) is never taken; this lets its owner give it.",
+        choice_words=("Allowed", "Not allowed"),
     ),
 )

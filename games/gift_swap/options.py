@@ -28,7 +28,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
             "which is settled at the table and not known to the record; seat 0 is "
             "the plain choice, and the club enters another seat when it differs."
         ),
-        label="Starting player",
+        label="Who starts",
         hint="Who takes the first turn and the Gift token; play passes to the left.",
         seat=True,
     ),
@@ -55,7 +55,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
             "cards in one of your opponents' card row\". A swap within your own row "
             "is not idle either: you then Keep or Open the card, and Open flips it."
         ),
-        label="Regift may swap with a card of your own row",
+        label="Regift within your own row",
         hint="Otherwise a Regift takes a card from an opponent's row or the set-aside cards.",
+        choice_words=("Allowed", "Not allowed"),
     ),
 )

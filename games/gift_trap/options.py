@@ -29,6 +29,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         ),
         label="Expert Strategy Cards",
         hint="Each player also gets a Give More, a Get More and a once-a-game GiftTRAP card.",
+        choice_words=("Played", "Not played"),
     ),
     Option(
         name="packs",
@@ -47,7 +48,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         choices=PACK_ORDER,
         label="Packs of gift cards in play",
         hint="The dealer picks one of these packs each round; the others stay in the box.",
-        choice_words=("Yellow", "Red", "Blue", "Black"),
+        choice_words=("Yellow ($)", "Red ($$)", "Blue ($$$)", "Black ($$$$)"),
     ),
     Option(
         name="first_dealer",

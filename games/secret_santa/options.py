@@ -42,11 +42,11 @@ OPTIONS: Final[tuple[Option, ...]] = (
             "With 2 players a third card cannot be avoided (7 cards, 3 colours): the guest "
             "reading holds each player to one colour of 3, never 4 or 5."
         ),
-        label="A third card of one colour in the deal",
+        label="A third card of one colour that nobody can take",
         hint=(
             "Where a card goes when every player still needing cards would get it as a "
             "third of its colour."
         ),
-        choice_words=("To the Unexpected guest", "To the player anyway, as a third card"),
+        choice_words=("To the Unexpected guest", "To its player anyway"),
     ),
 )

@@ -132,5 +132,6 @@ def test_the_lab_refuses_a_seat_the_table_does_not_have_beside_its_field(client)
 def test_the_lab_shows_every_declared_option(client):
     page = client.get("/games/gift_economy/").content.decode()
     assert 'name="rules-gift_economy-ranking"' in page
-    assert "Goal only: no partial score" in page
+    assert "Goal only (most cards wins)" in page
+    assert 'href="/rules/gift_economy/#options-house-rules"' in page, "what each rule means"
     assert 'name="rules-gift_economy-start_player"' in page

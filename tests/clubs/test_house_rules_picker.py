@@ -45,6 +45,7 @@ def test_the_club_page_shows_the_picker_not_json(world):
     assert 'data-house-rules-for="id_game"' in page
     assert 'fieldset class="house-rules" data-game="gift_trap"' in page
     assert "Packs of gift cards in play" in page
+    assert 'href="/rules/gift_trap/#options-house-rules" target="_blank"' in page
     assert "/static/core/house_rules.js" in page
     assert '{"max_rounds": 15}' not in page
     assert "JSON" not in page

@@ -20,6 +20,12 @@ def test_an_option_speaks_to_players(game, option):
         assert "seat" not in words.lower(), "players, not seats"
     if option.kind in ("choice", "list"):
         assert len(option.choice_words) == len(option.choices)
+    if option.kind == "bool":
+        assert len(option.choice_words) == 2, "words for true, then false"
+    if option.kind in ("int", "int_or_none"):
+        assert option.choice_words == ()
+    for words in option.choice_words:
+        assert len(words) <= 30, "a value's words are short; the rules page explains them"
     if option.seat:
         assert option.kind == "int"
         assert option.low == 0

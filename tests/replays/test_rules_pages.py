@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import fields
 
 import pytest
 
 from games.registry import all_engines
-from replays.house_rules import WORDS
+from replays.house_rules import WORDS, OptionWords
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +61,10 @@ def test_a_rules_page_has_no_developer_words(client, engine):
     assert found == []
 
 
+def values_of(option):
+    return [True, False] if option.kind == "bool" else list(option.choices)
+
+
 def test_every_declared_option_is_explained_in_words(client, engine):
     page = client.get(f"/rules/{engine.slug}/").content.decode()
     assert 'id="options-house-rules"' in page, "the replay's 'what they mean' link lands here"
@@ -71,17 +76,38 @@ def test_every_declared_option_is_explained_in_words(client, engine):
         anchor = "option-" + option.name.replace("_", "-")
         section = page.split(f'id="{anchor}"', 1)[1].split("</section>", 1)[0]
         said = visible_text(f"<main>{section}</main>")
-        assert words[option.name].title in said
+        assert option.label in said
         assert len(words[option.name].text) > 30
         if option.kind in ("bool", "choice", "list"):
-            values = [True, False] if option.kind == "bool" else list(option.choices)
-            for value in values:
-                label, meaning = words[option.name].values[value]
+            assert set(words[option.name].meanings) == set(values_of(option))
+            for value, label in zip(values_of(option), option.choice_words, strict=True):
                 assert label in said, (option.name, value)
-                assert meaning in said, (option.name, value)
+                assert words[option.name].meanings[value] in said, (option.name, value)
             assert ("normally:" if option.kind == "list" else "(normal)") in said
         else:
+            assert not words[option.name].meanings
             assert "Normally:" in said
+
+
+def test_the_titles_and_value_labels_are_the_engines_words(client, engine):
+    """One source for the short words: the page shows each option's ``label`` as its title
+    and each value's ``choice_words``, the same words as the house-rules picker, and the
+    page's own words hold only what the engine does not say (no title, label or seat)."""
+    assert {f.name for f in fields(OptionWords)} == {"text", "meanings", "unit"}
+    for words in WORDS[engine.slug].values():
+        assert all(isinstance(meaning, str) for meaning in words.meanings.values())
+    page = client.get(f"/rules/{engine.slug}/").content.decode()
+    for option in engine.options:
+        anchor = "option-" + option.name.replace("_", "-")
+        section = page.split(f'id="{anchor}"', 1)[1].split("</section>", 1)[0]
+        title = re.search(r"<h3>(.*?)</h3>", section, re.S)
+        assert title is not None, option.name
+        assert html.unescape(title.group(1)).strip() == option.label, option.name
+        shown = [html.unescape(s) for s in re.findall(r"<li><strong>(.*?)</strong>", section)]
+        if option.kind in ("bool", "choice", "list"):
+            assert shown == list(option.choice_words), option.name
+        else:
+            assert shown == []
 
 
 def test_the_fine_print_keeps_the_maintainers_notes(client, engine):
