@@ -92,7 +92,7 @@ def test_invite_someone_without_an_account_who_signs_up_and_lands_on_the_club_pa
     assert box["height"] >= 44
     copy.click()
     organiser.wait_for_function(
-        "document.querySelector('#invitation .copy-status').textContent.includes('Copied')"
+        "() => document.querySelector('#invitation .copy-status').textContent.includes('Copied')"
     )
     assert organiser.evaluate("navigator.clipboard.readText()") == link
     assert "pending" in organiser.inner_text("#invitations")
