@@ -127,7 +127,9 @@ class HouseRulesMixin:
                 name = field_name(slug, option.name)
                 field = option_field(option, values[option.name])
                 self.fields[name] = field
-                if filled is not None and marker_name(slug) not in filled:
+                # A post without the game's fieldset means its standard rules; a field of it
+                # that was posted all the same is read (and refused if it is wrong).
+                if filled is not None and marker_name(slug) not in filled and name not in filled:
                     _fill(filled, name, field.initial, option)
         if filled is not None:
             self.data = filled

@@ -81,7 +81,7 @@ def test_uploaded_record_shows_on_its_leaderboard_within_seconds(workers, api):
     # The first record also waits for the worker to start; the second is the measurement.
     first = table(["ana", "ben", "cleo"], [9, 4, 1], day=1)
     assert api.post("/api/records/", first, format="json").status_code == 201
-    board = lambda: api.get("/api/leaderboards/", {"game": "secret_santa"}).json()  # noqa: E731
+    board = lambda: api.get("/api/leaderboards/", {"game": "gift_gift_gone"}).json()  # noqa: E731
     wait_for(lambda: board()["count"] == 3, seconds=90, what="the worker's first ingest")
     posted = time.monotonic()
     second = table(["ana", "ben", "dev"], [2, 8, 5], day=2)
@@ -141,7 +141,7 @@ def test_parallel_out_of_order_uploads_equal_one_in_order_openskill_loop(workers
         assert process.returncode == 0, output
     assert Record.objects.count() == len(documents)
     assert not Announcement.objects.filter(dispatched_at__isnull=True).exists()
-    key = "game:secret_santa"
+    key = "game:gift_gift_gone"
     wait_for(
         lambda: (
             RatingApplication.objects.filter(scope__key=key).count() == len(documents)
@@ -247,7 +247,7 @@ def test_concurrent_ratings_apply_from_processes_equals_one_in_order_loop(tmp_pa
     for process in processes:
         output, _ = process.communicate(timeout=300)
         assert process.returncode == 0, output
-    key = "game:secret_santa"
+    key = "game:gift_gift_gone"
     ordered = Record.objects.order_by("played_at", "id").prefetch_related("seats__player")
     games = [
         ([s.player.name for s in sorted(r.seats.all(), key=lambda s: s.seat)], r.result["ranks"])

@@ -26,14 +26,14 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 def test_a_refresh_waits_for_the_one_before_it_and_counts_its_results():
     require_postgres()
-    x = store(table(["Ana", "Ben", "Cleo"], [30, 12, 7], day=1, simulated=True))
-    y = store(table(["Dev", "Eli", "Fay"], [10, 28, 7], day=2, simulated=True))
-    expected = GameSummary.objects.get(game="secret_santa")
+    x = store(table(["Ana", "Ben", "Cleo"], [30, 12, 7], day=1))
+    y = store(table(["Dev", "Eli", "Fay"], [10, 28, 7], day=2))
+    expected = GameSummary.objects.get(game="gift_gift_gone")
     assert {p["player"] for p in expected.players} == {"Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"}
     rows = {r.pk: list(PlayerResult.objects.filter(record=r).values()) for r in (x, y)}
     PlayerResult.objects.all().delete()
     GameSummary.objects.all().delete()
-    game_summary_refresh(game="secret_santa")  # the row exists, as it does once a game has one
+    game_summary_refresh(game="gift_gift_gone")  # the row exists, as it does once a game has one
 
     first_refreshed = threading.Event()
     errors: list[BaseException] = []
@@ -44,7 +44,7 @@ def test_a_refresh_waits_for_the_one_before_it_and_counts_its_results():
                 PlayerResult.objects.bulk_create([PlayerResult(**row) for row in rows[record.pk]])
                 if not first:
                     assert first_refreshed.wait(10)
-                game_summary_refresh(game="secret_santa")
+                game_summary_refresh(game="gift_gift_gone")
                 if first:
                     first_refreshed.set()
                     # Hold the transaction open while the second worker refreshes.
@@ -64,5 +64,5 @@ def test_a_refresh_waits_for_the_one_before_it_and_counts_its_results():
     for worker in workers:
         worker.join(timeout=30)
     assert errors == []
-    summary = GameSummary.objects.get(game="secret_santa")
+    summary = GameSummary.objects.get(game="gift_gift_gone")
     assert (summary.games, summary.players) == (expected.games, expected.players)
