@@ -10,15 +10,12 @@ from django.utils import timezone
 
 from clubs import services
 from clubs.models import SeasonEntry
+from tests.browser.layout import assert_fits
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "correct-horse-battery-staple"
 
-
-def assert_fits(page, width: int, what: str) -> None:
-    scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= width, f"{what} is {scroll_width}px wide on a {width}px screen"
 
 
 def a_club_with_a_league():

@@ -19,16 +19,13 @@ from clubs.models import AuditLog, Membership, SeasonEntry
 from replays.models import Player, Record
 from replays.services import record_submit
 from replays.simulation import simulated_document
+from tests.browser.layout import assert_fits
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "correct-horse-battery-staple"
 BOTS = ("bot-1", "bot-2")
 
-
-def assert_fits(page, width: int, what: str) -> None:
-    scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= width, f"{what} is {scroll_width}px wide on a {width}px screen"
 
 
 def sign_up(page, base: str, username: str) -> None:

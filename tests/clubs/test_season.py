@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from clubs.models import AuditLog, SeasonEntry
 from replays.models import Player, Record
 from tests.clubs.conftest import as_members, played_at, result_only
+from tests.replays.test_player_kinds import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -85,28 +84,7 @@ def play_live(client, names: list[str], *, seed: int, day: int, bots: bool = Fal
         body["bots"] = {str(seat): "greedy" for seat in range(1, len(names))}
     response = client.post("/api/live/", body, format="json")
     assert response.status_code == 201, response.json()
-    live_id = response.json()["id"]
-    seats = []
-    for token in response.json()["seat_tokens"]:
-        seat = APIClient()
-        if token:
-            seat.credentials(HTTP_AUTHORIZATION=f"Seat {token}")
-            seats.append(seat)
-    rng = random.Random(seed)
-    for _ in range(5_000):
-        for seat in seats:
-            view = seat.get(f"/api/live/{live_id}/").json()
-            if view["status"] == "finished":
-                return view["record"]
-            if view["legal_events"]:
-                event = rng.choice(view["legal_events"])
-                played = seat.post(
-                    f"/api/live/{live_id}/events/",
-                    {"step": view["step"], "event": event},
-                    format="json",
-                )
-                assert played.status_code == 201, played.json()
-    raise AssertionError("the live game did not end")
+    return play_to_the_end(response.json()["id"], response.json()["seat_tokens"], seed=seed)
 
 
 def test_forty_games_make_the_standings_computed_by_hand(world, make_document):
