@@ -181,3 +181,21 @@ def test_signup_closed_offers_login_with_next(client):
     page = client.get("/accounts/signup/?next=/clubs/join/abc/")
     assert page.status_code == 403
     assert b'href="/accounts/login/?next=%2Fclubs%2Fjoin%2Fabc%2F"' in page.content
+
+
+def test_the_headers_log_in_and_sign_up_links_come_back_to_the_page(client):
+    page = client.get("/records/?play=all")
+    assert b'href="/accounts/login/?next=%2Frecords%2F%3Fplay%3Dall"' in page.content
+    assert b'href="/accounts/signup/?next=%2Frecords%2F%3Fplay%3Dall"' in page.content
+    login = client.get("/accounts/login/")
+    assert b"?next=%2Faccounts" not in login.content, "the login page does not come back to itself"
+
+
+def test_play_against_the_service_takes_the_signed_in_name_and_asks_a_visitor_for_one(
+    client, user
+):
+    anonymous = client.get("/").content.decode()
+    assert re.search(r'<input name="name" value="" placeholder="your name"', anonymous)
+    client.force_login(user)
+    signed_in = client.get("/").content.decode()
+    assert f'<input name="name" value="{user.get_username()}"' in signed_in

@@ -13,7 +13,9 @@ from tests.replays.test_record_pages import named, store
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_upload_page_tells_each_line_in_words(live_server, make_document, tmp_path, open_page):
+def test_upload_page_tells_each_line_in_words(
+    live_server, make_document, tmp_path, open_page, screenshot
+):
     good = named(make_document("gift_swap", seed=20, players=3), ["Ana", "Ben", "Cy"])
     again = make_document(seed=21)
     already = store(again)
@@ -29,6 +31,14 @@ def test_upload_page_tells_each_line_in_words(live_server, make_document, tmp_pa
     lines = page.locator("#outcomes li").all_text_contents()
     first_link = page.locator("#outcomes li a").first.get_attribute("href")
     status = page.text_content("#status")
+    summary = page.text_content("#upload-summary")
+    summary_link = page.locator("#upload-summary a").first.get_attribute("href")
+    summary_focused = page.evaluate("document.activeElement.id")
+    refused_id = page.locator("#outcomes li >> nth=1").get_attribute("id")
+    screenshot(page, "upload-refused-390")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    screenshot(page, "upload-refused-1280")
+    page.set_viewport_size({"width": 390, "height": 844})
     # A pretty-printed single game pasted in the box works too.
     page.fill("#text", json.dumps(good, indent=2))
     page.click("#send")
@@ -46,7 +56,12 @@ def test_upload_page_tells_each_line_in_words(live_server, make_document, tmp_pa
     assert lines[2].startswith(f"Line 3: already stored as #{already.pk} (Secret Santa, ")
     assert first_link == f"/records/{stored.pk}/"
     assert "1 game stored, 1 already stored, 1 refused" in status
+    assert summary.startswith("1 of 3 games refused. A refused game is not stored")
+    assert f"Line 2: refused: Event {step} is illegal:" in summary
+    assert summary_link == f"#{refused_id}", "the summary links to the refused line"
+    assert summary_focused == "upload-summary"
     assert pasted[0].startswith(f"The game: already stored as #{stored.pk} (Gift Swap")
+    assert page.locator("#upload-summary").count() == 0, "a clean upload clears the summary"
     assert width <= 390
     assert errors == []
 

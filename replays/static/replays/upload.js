@@ -78,6 +78,7 @@
     const li = document.createElement("li");
     li.className = item.status;
     if (item.status === "refused") {
+      li.id = "refused-" + (outcomes.children.length + 1);
       // The server numbers lines within one request; say it without its number.
       const message = item.error.code === "malformed_json"
         ? item.error.message.replace(/^Line \d+ is not JSON/, "it is not JSON")
@@ -93,20 +94,63 @@
     return li;
   }
 
+  const problems = [];
+
   function problem(message) {
     const li = document.createElement("li");
     li.className = "refused";
     li.textContent = message;
     outcomes.append(li);
+    problems.push(message);
+  }
+
+  // Refusals said at the top, as every form's error summary (core/_error_summary.html):
+  // a file of many games shows which were refused, each linked to its line below, and
+  // the box takes the focus so that on a phone the answer is not below the fold.
+  function summaryShow(refused, problems, total) {
+    const old = document.getElementById("upload-summary");
+    if (old) old.remove();
+    if (!refused.length && !problems.length) return;
+    const box = document.createElement("div");
+    box.id = "upload-summary";
+    box.className = "error-summary";
+    box.setAttribute("role", "alert");
+    box.tabIndex = -1;
+    const title = document.createElement("p");
+    title.className = "error-summary-title";
+    title.textContent = problems.length
+      ? "The upload stopped: games before the problem are stored, the rest are not."
+      : refused.length + " of " + plural(total, "game") + " refused. A refused game is not stored: correct it and upload it again.";
+    const list = document.createElement("ul");
+    for (const message of problems) {
+      const li = document.createElement("li");
+      li.textContent = message;
+      list.append(li);
+    }
+    for (const li of refused) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = "#" + li.id;
+      link.textContent = li.textContent;
+      item.append(link);
+      list.append(item);
+    }
+    box.append(title, list);
+    outcomes.before(box);
+    box.focus();
+    box.scrollIntoView({block: "start"});
   }
 
   async function upload(body, source) {
     outcomes.replaceChildren();
+    summaryShow([], [], 0);
     let batches;
     try { batches = plan(body); } catch (error) { statusLine.textContent = error.message; return; }
     sendButton.disabled = true;
     fileInput.disabled = true;
     const tally = {stored: 0, present: 0, refused: 0};
+    const refused = [];
+    problems.length = 0;
     try {
       for (let i = 0; i < batches.length; i += 1) {
         const batch = batches[i];
@@ -131,11 +175,14 @@
         }
         for (const item of data.items) {
           tally[item.status] += 1;
-          outcomes.append(outcomeItem(batch.label(item.line), item));
+          const li = outcomeItem(batch.label(item.line), item);
+          outcomes.append(li);
+          if (item.status === "refused") refused.push(li);
         }
       }
       statusLine.textContent = source + ": " + plural(tally.stored, "game") + " stored, " +
         tally.present + " already stored, " + tally.refused + " refused.";
+      summaryShow(refused, problems, tally.stored + tally.present + tally.refused);
     } finally {
       sendButton.disabled = false;
       fileInput.disabled = false;
