@@ -425,3 +425,23 @@ def test_a_turn_that_ends_by_itself_is_told_with_its_refill():
         1: "{p0} claims Fruitcake with 3 cards (15 points); that ends {p0}'s turn, and {p0} "
         "draws 3 cards to refill their hand to six.",
     }
+
+
+def test_an_ask_at_a_table_of_two_names_the_one_other_player():
+    """With two at the table there are no "other players", only the one opponent."""
+    asks = next(found for seed in range(40) if (found := _asks_in_a_game(players=2, seed=seed)))
+    before, ask = asks[0]
+    asker = ask["by"]
+    other = 1 - asker
+    text = told(ask, before, (None, asker, other))
+    assert text[asker].startswith(f"You ask {{p{other}}} for ")
+    assert text[other].startswith(f"{{p{asker}}} asks you for ")
+    assert text[None].startswith(f"{{p{asker}}} asks {{p{other}}} for ")
+    assert all("other players" not in sentence for sentence in text.values())
+
+
+def _asks_in_a_game(*, players, seed):
+    """(state before, ask event) of every ask in a self-played game."""
+    events, _ = self_play(E, players, rng=random.Random(seed), bots=[BOTS["random"]] * players)
+    states = list(replay_states(E, players, {}, events))  # states[i]: before event i
+    return [(states[i], e) for i, e in enumerate(events) if e.get("do") == "ask"]
