@@ -22,7 +22,11 @@ from analytics.api.serializers import (
 from analytics.dashboard import statistics_context
 from analytics.forms import SimulationForm
 from analytics.rating_charts import score_difference_chart
-from analytics.simulations import SIMULATION_MAX_GAMES, simulation_job_create
+from analytics.simulations import (
+    SIMULATION_MAX_GAMES,
+    simulation_job_create,
+    simulation_job_resume,
+)
 from clubs.models import Club, Season
 from core.errors import BadRequest, ServiceError
 from core.games import variant_words
@@ -91,7 +95,8 @@ def _dashboard(
 
 def _jobs_with_rules(slug: str) -> list[Any]:
     """The recent lab jobs, each with its house rules in words (``rules``)."""
-    jobs = selectors.simulation_jobs_recent(game=slug)
+    # A job cut short by a restart of the embedded server goes on when its page is opened.
+    jobs = [simulation_job_resume(job=job) for job in selectors.simulation_jobs_recent(game=slug)]
     for job in jobs:
         job.rules = variant_words(job.game, job.options)
     return jobs

@@ -36,6 +36,11 @@ SIMULATION_MAX_GAMES = 2000
 SIMULATION_BATCH = 25
 # The task's time limit: an unfinished job untouched for longer is not running.
 SIMULATION_STALE = timedelta(hours=1)
+# Without a broker a job runs in this process's pool and saves its progress after every
+# game: one untouched this long, and not handed to this process's pool, lost its thread
+# to a restart of the server (a code reload of ``bin/serve``) and is sent again.
+SIMULATION_STALLED = timedelta(minutes=2)
+_submitted_here: set[int] = set()  # jobs this process handed to its own pool
 
 
 def simulation_job_create(
@@ -172,6 +177,8 @@ def _simulation_enqueue(job_id: int) -> None:
     down, or a full pool, leaves the job queued with the reason in its errors."""
     try:
         background.task_submit("analytics.simulation_run", kwargs={"job_id": job_id})
+        if background.in_process():
+            _submitted_here.add(job_id)
     except background.BackgroundFull as exc:
         logger.warning("simulation %s not started: %s", job_id, exc)
         _simulation_queued_because(
@@ -196,6 +203,35 @@ def simulation_job_get(*, job_id: int) -> SimulationJob:
     job = SimulationJob.objects.filter(pk=job_id).first()
     if job is None:
         raise NotFound("not_found", f"There is no simulation {job_id}.", id=job_id)
+    return job
+
+
+def simulation_job_resume(*, job: SimulationJob) -> SimulationJob:
+    """Send again a job whose run in this process's pool was cut short by a restart.
+
+    Only without a broker: a worker that dies hands its task back to the broker
+    (``acks_late``), but the in-process pool's queue lives in memory, so after a
+    restart of the embedded server its unfinished jobs would stay "running" for good.
+    The page and the API read a job through here, so opening it resumes it from its
+    last saved batch (``simulation_job_run`` is idempotent). The claim is one
+    conditional UPDATE: two readers at once send it once.
+    """
+    if (
+        not background.in_process()
+        or job.state not in (SimulationJob.State.QUEUED, SimulationJob.State.RUNNING)
+        or job.pk in _submitted_here
+    ):
+        return job
+    now = timezone.now()
+    claimed = SimulationJob.objects.filter(
+        pk=job.pk,
+        state__in=[SimulationJob.State.QUEUED, SimulationJob.State.RUNNING],
+        updated_at__lt=now - SIMULATION_STALLED,
+    ).update(updated_at=now)
+    if claimed:
+        logger.warning("simulation %s was cut short by a restart; resuming it", job.pk)
+        _simulation_enqueue(job.pk)
+        job.refresh_from_db()
     return job
 
 

@@ -35,6 +35,7 @@ from analytics.simulations import (
     simulation_job_create,
     simulation_job_get,
     simulation_job_json,
+    simulation_job_resume,
 )
 from core.api import schema as api_schema
 from core.api.permissions import UploadAllowed, request_user
@@ -225,4 +226,5 @@ class SimulationDetailView(APIView):
         responses={200: SimulationJobSerializer, 404: ErrorSerializer},
     )
     def get(self, request: Request, job_id: int) -> Response:
-        return Response(simulation_job_json(simulation_job_get(job_id=job_id)))
+        job = simulation_job_resume(job=simulation_job_get(job_id=job_id))  # after a restart
+        return Response(simulation_job_json(job))

@@ -392,7 +392,7 @@ def _tell_ask(event: Event, v: Voice, before: View, after: View) -> str:
     by = _seat(event.get("by"))
     gift = gift_of(event.get("gift"))
     what = f"one {NAME[gift]} card" if gift else "a card"
-    others = [seat for seat in range(len(before.get("hands") or [])) if seat != by]
+    others = [seat for seat in range(len((before or {}).get("hands") or [])) if seat != by]
     asked = v.who(others[0]) if len(others) == 1 else "the other players"  # two at the table
     return f"{v.does(by, 'asks')} {asked} for {what}, offering a blind card in return."
 

@@ -134,3 +134,34 @@ def test_the_dashboard_form_starts_a_job_and_the_page_shows_its_progress(client)
     assert "The simulation was not started" in follow
     assert "less than or equal to 2000" in follow
     assert SimulationJob.objects.count() == 1
+
+
+def _cut_short_job(*, minutes_ago):
+    """A job left "running" at 10 of 20 games, as a restart of the embedded server leaves it."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    job = SimulationJob.objects.create(
+        game="gift_swap", num_players=3, bots="random", total=20, done=10, seed=7,
+        state=SimulationJob.State.RUNNING,
+    )  # fmt: skip
+    SimulationJob.objects.filter(pk=job.pk).update(
+        updated_at=timezone.now() - timedelta(minutes=minutes_ago)
+    )
+    return job
+
+
+def test_a_job_cut_short_by_a_restart_goes_on_when_it_is_next_read(api):
+    job = _cut_short_job(minutes_ago=10)
+    progress = api.get(f"/api/simulations/{job.pk}/").json()
+    assert (progress["state"], progress["done"]) == ("done", 20)
+    # The batch it was in is played again from its seed: the job's 20 games, each once.
+    assert Record.objects.filter(game="gift_swap").count() == 20
+
+
+def test_a_job_still_making_progress_is_not_sent_twice(api):
+    job = _cut_short_job(minutes_ago=0)
+    progress = api.get(f"/api/simulations/{job.pk}/").json()
+    assert (progress["state"], progress["done"]) == ("running", 10)
+    assert Record.objects.count() == 0
