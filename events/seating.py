@@ -726,30 +726,22 @@ def _best_parting(
 
 
 def _why_together(tally: _Tally, a: int, b: int, weighted: list[float], seated: set[int]) -> str:
-    """The clause naming the part that would rise most if ``a`` and ``b`` were parted.
+    """The clause naming the score group, when points are what keeps ``a`` and ``b`` together.
 
-    It reads the cheapest parting swap's change part by part, so the clause states what
-    the objective actually weighed, not a guess.
+    It reads the cheapest parting swap's change part by part: only when the score spread
+    is the part that would rise most does the clause speak of points, so it states what
+    the objective actually weighed. Other parts are listed with their figures instead.
     """
     rise = max(range(len(PARTS)), key=lambda n: weighted[n])
-    if weighted[rise] <= 1e-9:
+    if PARTS[rise] != "score_spread" or weighted[rise] <= 1e-9:
         return ""
-    part = PARTS[rise]
     pa, pb = tally.points[a], tally.points[b]
-    if part == "score_spread":
-        group = [x for x in seated if tally.points[x] == pa]
-        if pa == pb and len(group) == 2:
-            return f" because they are the only two on {_points(pa)}"
-        if pa == pb:
-            return f" because they share {_points(pa)} with {len(group) - 2} others this round"
-        return f" because they are close on points ({_num(pa)} and {_num(pb)})"
-    if part == "repeat":
-        return " because parting them would make more repeat meetings elsewhere"
-    if part == "seat_balance":
-        return " because parting them would unbalance the seats more"
-    if part == "neighbour":
-        return " because parting them would put someone before the same neighbour again"
-    return " because parting them would put someone in the same seat again"
+    group = [x for x in seated if tally.points[x] == pa]
+    if pa == pb and len(group) == 2:
+        return f" because they are the only two on {_points(pa)}"
+    if pa == pb:
+        return f" because they share {_points(pa)} with {len(group) - 2} others this round"
+    return f" because they are close on points ({_num(pa)} and {_num(pb)})"
 
 
 def _table_reason(board: _Board, i: int, format: Format, fixed_reason: str, played: int) -> str:
@@ -812,8 +804,8 @@ def _table_reason(board: _Board, i: int, format: Format, fixed_reason: str, play
         )
         verdict = "parting them costs more" if delta > 1e-9 else "parting them saves nothing"
         said.append(
-            f"{head}{why}: {verdict}; the cheapest way, {mover} for {other} "
-            f"of table {j + 1}, would add {delta:.1f} ({changes or 'nothing changes'})."
+            f"{head}{why}: {verdict}; the cheapest swap that parts them, {mover} for "
+            f"{other} of table {j + 1}, would add {delta:.1f} ({changes or 'nothing changes'})."
         )
     for s in range(k):
         a, b = table[s], table[(s + 1) % k]

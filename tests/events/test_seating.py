@@ -341,7 +341,8 @@ def test_a_repeat_is_told_with_its_real_cause():
     assert pair.group(2) == "because they are the only two on 6 points"
     # the stated price is the real price of that swap
     cost = re.search(
-        r"the cheapest way, (\w+) for (\w+) of table \d, would add ([\d.]+)", reason[pair.end() :]
+        r"the cheapest swap that parts them, (\w+) for (\w+) of table \d, would add ([\d.]+)",
+        reason[pair.end() :],
     )
     change = swap_change(
         plan.round, cost.group(1), cost.group(2), history, advantage=ADV, points=points
@@ -398,3 +399,17 @@ def test_a_bye_is_explained():
     (bye,) = plan.round.byes
     (reason,) = plan.bye_reasons
     assert reason.startswith(f"{bye} sits out: 9 players do not fit tables of 4 to 4, so 1")
+
+
+def test_a_player_who_has_met_everyone_is_told_so():
+    history = [Round((("ana", "ben", "cyd", "dan"),))]
+    plan = seat_round(NAMES[:4], history, low=4, high=4, advantage=ADV, seed=1)
+    assert "has already met everyone seated this round" in plan.reasons[0]
+
+
+def test_a_time_limit_cuts_the_search_and_says_so():
+    players = NAMES[:12]
+    plan = seat_round(players, [], low=3, high=5, advantage=ADV, seed=1, time_limit=0.0)
+    assert plan.stopped_by == "time"
+    assert plan.steps == 0
+    check_round(plan.round, players, 3, 5)  # still a valid round: the descent still runs
