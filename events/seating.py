@@ -210,7 +210,6 @@ class _Tally:
         self.seat = [[0] * widest for _ in range(n)]
         self.edge = [0.0] * n
         self.byes = dict.fromkeys(self.names, 0)
-        self.rounds_played = dict.fromkeys(self.names, 0)
         for r in history:
             for p in r.byes:
                 if p in self.byes:
@@ -221,7 +220,6 @@ class _Tally:
                 for s, a in enumerate(ids):
                     if a is None:
                         continue
-                    self.rounds_played[table[s]] += 1
                     self.seat[a][s] += 1
                     self.edge[a] += self.adv[k][s]
                     b = ids[(s + 1) % k]
@@ -555,7 +553,7 @@ def seat_round(
     sits out. The search is reproducible from ``seed`` as long as it ends by its step
     budget; ``time_limit`` (seconds) only cuts it short on a slow machine, and the plan
     says which ended it. ``top_table`` is the size of the final's top table (default: the
-    game's largest table that the players fill).
+    largest the game allows that leaves everyone else seatable with the fewest byes).
     """
     check_range(low, high)
     weights = weights or Weights()
@@ -650,7 +648,13 @@ def _top_table(
     rng: random.Random,
 ) -> tuple[list[str], str]:
     """The final's top table: the leaders on points, ties for the last places by seeded draw."""
-    size = size or min(high, len(present))
+    if size is None:
+        # the largest top table that leaves everyone else seatable with the fewest byes
+        size = min(
+            range(low, min(high, len(present)) + 1),
+            key=lambda s: (table_sizes(len(present) - s, low, high).byes, -s),
+            default=high,
+        )
     if not low <= size <= high or size > len(present):
         raise SeatingError(
             "bad_top_table",
@@ -669,10 +673,15 @@ def _top_table(
         tied_out = [p for p in order[size:] if points.get(p, 0.0) == cut]
         if tied_out:
             reason += (
-                f" {', '.join(tied_in)} and {', '.join(tied_out)} were tied on {_points(cut)}; "
-                f"the draw took {', '.join(tied_in)}."
+                f" {_and(tied_in + tied_out)} were tied on {_points(cut)}; "
+                f"the draw took {_and(tied_in)}."
             )
     return top, reason
+
+
+def _and(names: Sequence[str]) -> str:
+    """``ana``, ``ana and ben``, ``ana, ben and cyd``: names in a sentence."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _num(x: float) -> str:
@@ -783,6 +792,9 @@ def _table_reason(board: _Board, i: int, format: Format, fixed_reason: str, play
         ]
         if format is Format.RANDOM:
             said.append(f"{head}: tables are drawn at random in this format.")
+            continue
+        if fixed_reason:
+            said.append(f"{head}: the top table is decided by points alone.")
             continue
         if everyone:
             said.append(

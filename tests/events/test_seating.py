@@ -413,3 +413,25 @@ def test_a_time_limit_cuts_the_search_and_says_so():
     assert plan.stopped_by == "time"
     assert plan.steps == 0
     check_round(plan.round, players, 3, 5)  # still a valid round: the descent still runs
+
+
+def test_the_final_top_table_leaves_the_others_seatable():
+    """7 players of a 3-5 game: a top table of 5 would leave 2 sitting out; 4 and 3 seat all."""
+    players = NAMES[:7]
+    points = {p: 7 - i for i, p in enumerate(players)}
+    plan = seat_round(
+        players, [], low=3, high=5, advantage=ADV, format=Format.FINAL, points=points, seed=1
+    )
+    assert plan.round.byes == ()
+    assert set(plan.round.tables[0]) == {"ana", "ben", "cyd", "dan"}
+    assert [len(t) for t in plan.round.tables] == [4, 3]
+
+
+def test_a_repeat_at_the_top_table_is_put_down_to_points():
+    history = [Round((("ana", "ben", "cyd"), ("dan", "eve", "fay")))]
+    points = {"ana": 9, "ben": 8, "cyd": 7, "dan": 1, "eve": 1, "fay": 0}
+    plan = seat_round(
+        NAMES[:6], history, low=3, high=3, advantage=ADV, format=Format.FINAL, points=points
+    )
+    assert set(plan.round.tables[0]) == {"ana", "ben", "cyd"}
+    assert plan.reasons[0].count("the top table is decided by points alone") == 3
