@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "accounts",
     "clubs",
     "analytics",
+    "events.apps.EventsConfig",
 ]
 
 MIDDLEWARE = [
