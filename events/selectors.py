@@ -21,6 +21,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, Q, QuerySet
 
+from clubs.models import Membership
 from core.errors import NotFound
 from events.models import Bye, Entry, Event, Round, Table, TableResult, TableSeat
 from events.scoring import bye_points, table_points
@@ -28,11 +29,22 @@ from events.seat import SeatHistory, SeatRules
 from games.registry import get_engine
 
 
-def event_list(*, club_id: int | None = None) -> QuerySet[Event]:
-    events = Event.objects.select_related("club").exclude(status=Event.Status.DRAFT)
+def event_list(*, user: AbstractBaseUser | None, club_id: int | None = None) -> QuerySet[Event]:
+    """The events ``user`` may see (as :func:`event_visible`), soonest last."""
+    shown = Q(club__isnull=True) & ~Q(status=Event.Status.DRAFT)
+    if user is not None and user.is_authenticated:
+        clubs = Membership.objects.filter(user=user).values("club_id")
+        shown |= Q(club_id__in=clubs) & ~Q(status=Event.Status.DRAFT)
+        shown |= Q(created_by=user) | Q(entries__user=user) | Q(entries__player__user=user)
+    events = Event.objects.select_related("club").filter(shown).distinct()
     if club_id is not None:
         events = events.filter(club_id=club_id)
     return events
+
+
+def club_calendar_events(*, club_id: int) -> QuerySet[Event]:
+    """A club's events in its public calendar feed: every one but drafts."""
+    return Event.objects.filter(club_id=club_id).exclude(status=Event.Status.DRAFT)
 
 
 def event_get(*, event_id: int) -> Event:
@@ -43,6 +55,62 @@ def event_get(*, event_id: int) -> Event:
     )
     if event is None:
         raise NotFound("event_not_found", f"There is no event {event_id}.", event=event_id)
+    return event
+
+
+def event_detail(*, event_id: int) -> Event:
+    """An event with its entries and rounds (tables, seats, results, byes) fetched at once."""
+    event_get(event_id=event_id)
+    seats = TableSeat.objects.select_related("entry__player").order_by("seat")
+    tables = Table.objects.select_related(
+        "result__submitted_by", "result__confirmed_by", "record"
+    ).prefetch_related(Prefetch("seats", queryset=seats))
+    return (
+        Event.objects.select_related("club", "season")
+        .prefetch_related(
+            Prefetch("entries", queryset=Entry.objects.select_related("player")),
+            Prefetch(
+                "round_set",
+                queryset=Round.objects.order_by("number").prefetch_related(
+                    Prefetch("tables", queryset=tables),
+                    Prefetch("byes", queryset=Bye.objects.select_related("entry__player")),
+                ),
+            ),
+        )
+        .get(pk=event_id)
+    )
+
+
+def event_visible(*, event: Event, user: AbstractBaseUser | None) -> bool:
+    """Who sees an event by its id: anyone for an open event (no club) once it is not a
+    draft; for a club's, its members; always its organiser and its players. Anyone with
+    the link key sees the public page."""
+    signed_in = user is not None and user.is_authenticated
+    if signed_in and (
+        event.created_by_id == user.pk
+        or event.entries.filter(Q(user=user) | Q(player__user=user)).exists()
+    ):
+        return True
+    if event.status == Event.Status.DRAFT:
+        return (
+            signed_in
+            and event.club_id is not None
+            and Membership.objects.filter(
+                club_id=event.club_id,
+                user=user,
+                role__in=[Membership.Role.OWNER, Membership.Role.ADMIN],
+            ).exists()
+        )
+    if event.club_id is None:
+        return True
+    return signed_in and Membership.objects.filter(club_id=event.club_id, user=user).exists()
+
+
+def event_require_visible(*, event: Event, user: AbstractBaseUser | None) -> Event:
+    if not event_visible(event=event, user=user):
+        raise NotFound(
+            "event_not_found", f"There is no event {event.pk}.", event=event.pk
+        )  # the same answer as for no event: a private event's existence is not told
     return event
 
 
@@ -174,6 +242,14 @@ class StandingRow:
     byes: int
     dropped: bool
     explanation: str
+
+    @property
+    def points_words(self) -> str:
+        return number_words(self.points)
+
+    @property
+    def strength_words(self) -> str:
+        return number_words(self.strength)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,15 @@ LINT = Path(sys.executable).with_name("lint-imports")
 
 #: Floor of each package, lowest first; accounts and clubs share a floor and must not
 #: reach each other.
-FLOORS = {"games": 0, "core": 1, "replays": 2, "accounts": 3, "clubs": 3, "analytics": 4, "events": 5}
+FLOORS = {
+    "games": 0,
+    "core": 1,
+    "replays": 2,
+    "accounts": 3,
+    "clubs": 3,
+    "analytics": 4,
+    "events": 5,
+}
 APPS = ("core", "replays", "accounts", "clubs", "analytics", "events")
 
 TEMPLATE_REFERENCE = re.compile(r"""{%\s*(?:extends|include)\s+["']([^"']+)["']""")

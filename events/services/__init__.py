@@ -12,6 +12,7 @@ from events.services.events import (
     entry_join,
     entry_remove,
     event_create,
+    event_delete,
     event_status_set,
 )
 from events.services.results import table_log_submit, table_result_confirm, table_result_submit
@@ -31,6 +32,7 @@ __all__ = [
     "entry_join",
     "entry_remove",
     "event_create",
+    "event_delete",
     "event_finish",
     "event_status_set",
     "round_finish",

@@ -253,3 +253,20 @@ def event_status_set(*, event: Event, user: AbstractBaseUser | None, status: str
     event.status = status
     event.save(update_fields=["status"])
     return event
+
+
+@transaction.atomic
+def event_delete(*, event: Event, user: AbstractBaseUser | None) -> None:
+    """Remove an event that has not seated a round (after that its games are records)."""
+    require_organiser(event=event, user=user)
+    if event.round_set.exists():
+        raise Conflict("event_running", f"{event.name} has started: finish it instead.")
+    if event.club_id is not None:
+        audit(
+            actor=user,
+            action="event.delete",
+            club=event.club,
+            target=event,
+            before={"name": event.name},
+        )
+    event.delete()

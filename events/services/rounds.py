@@ -83,8 +83,21 @@ class SwapOutcome:
     after: dict[str, float]
 
     @property
+    def before_total(self) -> float:
+        return seat.objective_total(self.before)
+
+    @property
+    def after_total(self) -> float:
+        return seat.objective_total(self.after)
+
+    @property
     def change(self) -> float:
-        return seat.objective_total(self.after) - seat.objective_total(self.before)
+        """After minus before: below 0 the swap made the seating better."""
+        return self.after_total - self.before_total
+
+    @property
+    def change_abs(self) -> float:
+        return abs(self.change)
 
 
 def _planned(rnd: Round) -> list[seat.PlannedTable]:
