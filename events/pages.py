@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 from clubs.models import Club
 from core.errors import Forbidden, NotFound, ServiceError
 from core.games import game_name, variant_words
+from core.inputs import whole_number
 from events import ical, selectors, services
 from events.forms import EntryAddForm, SwapForm, TableResultForm
 from events.models import Entry, Event, Round, Table, TableResult
@@ -181,9 +182,8 @@ def organise_page(request: HttpRequest, event_id: int) -> HttpResponse:
                     messages.success(request, f"{add_form.cleaned_data['handle']} is entered.")
                     return redirect("event-organise", event_id=event.pk)
             elif action in ("check_in", "check_out", "drop"):
-                raw = request.POST.get("entry", "")
                 entry = get_object_or_404(
-                    Entry, event=event, pk=int(raw) if raw.isascii() and raw.isdigit() else 0
+                    Entry, event=event, pk=whole_number(request.POST.get("entry", "")) or 0
                 )
                 if action == "drop":
                     services.entry_drop(entry=entry, user=request.user)
@@ -342,8 +342,7 @@ def table_page(request: HttpRequest, event_id: int, number: int, table: int) -> 
 def standings_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """Standings after any round, each row's tie-break in words."""
     event = _visible(request, event_id)
-    raw = request.GET.get("after_round", "")
-    after = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 3 else None
+    after = whole_number(request.GET.get("after_round", ""), high=1000)
     table = selectors.standings(event=event, after_round=after)
     return render(
         request,

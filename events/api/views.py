@@ -18,7 +18,8 @@ from rest_framework.views import APIView
 from clubs.api.views import ERRORS, READ_ERRORS, ReadOpenWriteAuthenticated
 from clubs.models import Club, Season
 from core.api.permissions import request_user
-from core.errors import NotFound, Unprocessable
+from core.errors import BadRequest, NotFound, Unprocessable
+from core.inputs import whole_number
 from events import selectors, services
 from events.api.serializers import (
     EventCheckInSerializer,
@@ -345,13 +346,9 @@ class StandingsView(_Base):
     def get(self, request: Request, event_id: int) -> Response:
         event = _event(request, event_id)
         raw = request.query_params.get("after_round")
-        after = None
-        if raw is not None:
-            if not raw.isascii() or not raw.isdigit() or len(raw) > 4:
-                from core.errors import BadRequest
-
-                raise BadRequest("invalid_request", "after_round is a round number.")
-            after = int(raw)
+        after = None if raw is None else whole_number(raw, high=1000)
+        if raw is not None and after is None:
+            raise BadRequest("invalid_request", "after_round is a round number (0 to 1000).")
         return Response(
             EventStandingsSerializer(selectors.standings(event=event, after_round=after)).data
         )

@@ -62,7 +62,11 @@ def _players(table: Table) -> list[str]:
 
 
 def _open_table(table: Table, user: AbstractBaseUser | None) -> Table:
-    table = Table.objects.select_for_update().select_related("round__event__club").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event__club")
+        .get(pk=table.pk)
+    )
     event = table.round.event
     if table.round.status == Round.Status.FINISHED or event.status == Event.Status.FINISHED:
         raise Conflict("round_finished", f"Round {table.round.number} is finished.")
@@ -184,7 +188,11 @@ def table_result_confirm(*, table: Table, user: AbstractBaseUser | None) -> Tabl
     The result becomes a record (``record_submit``, as any upload) and, when the
     event has a season, a season entry submitted in the organiser's name.
     """
-    table = Table.objects.select_for_update().select_related("round__event__club").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event__club")
+        .get(pk=table.pk)
+    )
     event = table.round.event
     pending = TableResult.objects.select_for_update().filter(table=table).first()
     if pending is None:
