@@ -55,6 +55,8 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].choices = seated
         self.fields["second"].choices = seated
+        if len(seated) > 1:
+            self.fields["second"].initial = seated[1][0]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
