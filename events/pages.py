@@ -16,14 +16,16 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods
 
-from clubs.models import Club
+from clubs.forms import add_service_error
+from clubs.models import Club, Membership, Season
 from core.errors import Forbidden, NotFound, ServiceError
 from core.games import game_name, variant_words
 from core.inputs import whole_number
 from events import ical, selectors, services
-from events.forms import EntryAddForm, SwapForm, TableResultForm
+from events.forms import EntryAddForm, EventCreateForm, SwapForm, TableResultForm
 from events.models import Entry, Event, Round, Table, TableResult
 from events.scoring import place_points
 from events.selectors import number_words
@@ -92,6 +94,14 @@ def _event_context(request: HttpRequest, event: Event, *, public: bool) -> dict[
         "entries": list(detail.entries.all()),
         "my_tables": mine,
         "standings": selectors.standings(event=event),
+        "my_player": next(
+            (
+                e.player.name
+                for e in detail.entries.all()
+                if request.user.is_authenticated and e.player.user_id == request.user.pk
+            ),
+            "",
+        ),
         "can_join": (
             not public
             and request.user.is_authenticated
@@ -104,6 +114,73 @@ def _event_context(request: HttpRequest, event: Event, *, public: bool) -> dict[
         if organiser
         else "",
     }
+
+
+def event_list_page(request: HttpRequest) -> HttpResponse:
+    """The events you may see: coming ones first, then past ones."""
+    events = list(selectors.event_list(user=request.user).order_by("starts_at"))
+    for event in events:
+        event.game_name = game_name(event.game)  # type: ignore[attr-defined]
+    return render(request, "events/event_list.html", {"events": events})
+
+
+def _admin_clubs(user: Any) -> list[Club]:
+    return list(
+        Club.objects.filter(
+            memberships__user=user,
+            memberships__role__in=[Membership.Role.OWNER, Membership.Role.ADMIN],
+        ).order_by("name")
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_create_page(request: HttpRequest) -> HttpResponse:
+    """Make an event: a club's (its admins) or an open one (anyone signed in)."""
+    clubs = _admin_clubs(request.user)
+    seasons = list(
+        Season.objects.filter(league__club__in=clubs)
+        .select_related("league__club")
+        .order_by("league__club__name", "league__name", "-starts_on")
+    )
+    form = EventCreateForm(
+        request.POST or None,
+        initial={"club": request.GET.get("club", "")},
+        clubs=[(c.slug, c.name) for c in clubs],
+        seasons=[(s.pk, f"{s.league.club.name}: {s.league.name}, {s.name}") for s in seasons],
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        club = next((c for c in clubs if c.slug == data["club"]), None)
+        season = next((s for s in seasons if s.pk == data["season"]), None)
+        try:
+            event = services.event_create(
+                user=request.user,
+                club=season.league.club if season else club,
+                name=data["name"],
+                slug=slugify(data["name"])[:64] or "event",
+                game=season.league.game if season else data["game"],
+                options=season.league.options if season else {},
+                format=data["format"],
+                rounds=data["rounds"],
+                final_top_table=data["final_top_table"],
+                min_table=data["min_table"],
+                max_table=data["max_table"],
+                points_per_place=data["points_per_place"],
+                starts_at=data["starts_at"],
+                ends_at=data["ends_at"],
+                location=data["location"],
+                season=season,
+            )
+        except ServiceError as error:
+            fields = {f: f for f in ("min_table", "ends_at", "season", "points_per_place")}
+            add_service_error(form, error, fields=fields)
+        else:
+            messages.success(request, f"{event.name} is made: enter the players.")
+            return redirect("event-organise", event_id=event.pk)
+    return render(
+        request, "events/event_create.html", {"form": form}, status=400 if form.errors else 200
+    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -55,6 +55,8 @@ api_urlpatterns = [
 ]
 
 page_urlpatterns = [
+    path("events/", pages.event_list_page, name="event-list-page"),
+    path("events/new/", pages.event_create_page, name="event-create-page"),
     path("events/<int:event_id>/", pages.event_page, name="event-page"),
     path("events/link/<str:key>/", pages.event_public_page, name="event-public-page"),
     path("events/<int:event_id>/organise/", pages.organise_page, name="event-organise"),

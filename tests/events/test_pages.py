@@ -30,6 +30,7 @@ def test_event_page_for_members_and_by_public_link(ev) -> None:
     assert "Gift Gift Gone" in html
     assert "Organiser&#x27;s desk" not in html
     assert "Organiser's desk" not in html
+    assert "My events (iCal)" in html  # a player subscribes to their own calendar
     assert _client(ev.outsider).get(f"/events/{ev.event.pk}/").status_code == 404
     public = _client().get(f"/events/link/{ev.event.link_key}/")
     assert public.status_code == 200
@@ -130,3 +131,64 @@ def test_ical_feeds_have_stable_uids(ev) -> None:
     assert [str(e["uid"]) for e in mine.walk("VEVENT")] == [f"event-{ev.event.pk}@giftbox"]
     nobody = icalendar.Calendar.from_ical(_client().get("/players/nobody/events.ics").content)
     assert list(nobody.walk("VEVENT")) == []
+
+
+def test_make_an_event_from_a_page(ev) -> None:
+    client = _client(ev.admin)
+    page = client.get("/events/new/")
+    assert page.status_code == 200
+    assert "North-Pier" in page.content.decode() or "north-pier" in page.content.decode()
+    refused = client.post(
+        "/events/new/",
+        {
+            "name": "Bad",
+            "game": "gift_swap",
+            "format": "swiss",
+            "rounds": "2",
+            "starts_at": "2026-04-01T19:00",
+            "max_table": "7",
+        },
+    )
+    assert refused.status_code == 400
+    assert "error-summary" in refused.content.decode()
+    made = client.post(
+        "/events/new/",
+        {
+            "name": "Spring Night",
+            "club": "north-pier",
+            "game": "gift_swap",
+            "format": "random",
+            "rounds": "2",
+            "starts_at": "2026-04-01T19:00",
+            "points_per_place": "4, 2, 1",
+        },
+    )
+    assert made.status_code == 302
+    from events.models import Event
+
+    event = Event.objects.get(name="Spring Night")
+    assert event.club.slug == "north-pier"
+    assert event.points_per_place == [4, 2, 1]
+    assert event.slug == "spring-night"
+    assert event.created_by == ev.admin
+    listed = _client(ev.players[0]).get("/events/").content.decode()
+    assert "Spring Night" in listed
+    assert "Winter Night" in listed
+    assert "Spring Night" not in _client(ev.outsider).get("/events/").content.decode()
+    assert (
+        _client(ev.players[0])
+        .post(
+            "/events/new/",
+            {
+                "name": "Sneaky",
+                "club": "north-pier",
+                "game": "gift_swap",
+                "format": "random",
+                "rounds": "2",
+                "starts_at": "2026-04-01T19:00",
+            },
+        )
+        .status_code
+        == 400
+    )  # a plain member has no club to choose: not a valid choice
+    assert not Event.objects.filter(name="Sneaky").exists()

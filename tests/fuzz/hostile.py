@@ -458,6 +458,21 @@ ENDPOINTS: list[Endpoint] = [
         form_texts=("reason",),
     ),
     Endpoint("players/<str:handle>/", extra_path={"handle": "Ana"}),
+    Endpoint("events/"),
+    Endpoint(
+        "events/new/",
+        ("GET", "POST"),
+        form=lambda w: {
+            "name": "Later night",
+            "club": "hostile",
+            "game": "secret_santa",
+            "format": "swiss",
+            "rounds": "2",
+            "starts_at": "2026-05-01T19:00",
+        },
+        form_ints=("rounds", "min_table", "season"),
+        form_texts=("name", "club", "starts_at", "points_per_place"),
+    ),
     Endpoint("events/<int:event_id>/", ("GET", "POST"), form=None),
     Endpoint("events/link/<str:key>/"),
     Endpoint(
