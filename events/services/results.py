@@ -226,7 +226,7 @@ def table_result_confirm(*, table: Table, user: AbstractBaseUser | None) -> Tabl
         season_entry_submit(
             season=event.season,
             record=record,
-            user=event.created_by,
+            user=event.created_by or user,  # the organiser's entry; theirs if they are gone
             guests=_guest_seats(table),
         )
     if event.club_id is not None:
