@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "accounts",
     "clubs",
     "analytics",
+    "events.apps.EventsConfig",
 ]
 
 MIDDLEWARE = [
@@ -275,6 +276,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "EventFormatEnum": "events.models.Event.Format",
+        "EventStatusEnum": "events.models.Event.Status",
+        "EventStatusSetEnum": [("draft", "draft"), ("open", "open")],
+        "EventRoundStatusEnum": "events.models.Round.Status",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         # Every operation documents its 4xx and 503 answers as the common error shape.

@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from analytics import pages as analytics_pages
 from clubs import urls as clubs_urls
+from events import urls as events_urls
 from replays import pages as replays_pages
 from replays.api.views import api_not_found
 
@@ -32,6 +33,7 @@ urlpatterns = [
         replays_pages.record_step_table_fragment,
         name="record-step-table",
     ),
+    *events_urls.page_urlpatterns,
     *clubs_urls.page_urlpatterns,
     path("live/<int:live_id>/", replays_pages.live_game_page, name="live-page"),
     path("live/<int:live_id>/table/", replays_pages.live_table_fragment, name="live-table"),
@@ -46,6 +48,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/tokens/", include("accounts.api.urls")),
     path("api/", include(clubs_urls.api_urlpatterns)),
+    path("api/", include(events_urls.api_urlpatterns)),
     path("api/", include("analytics.api.urls")),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),

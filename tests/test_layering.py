@@ -33,7 +33,7 @@ FLOORS = {
     "analytics": 4,
     "events": 5,
 }
-APPS = ("core", "replays", "accounts", "clubs", "analytics")
+APPS = ("core", "replays", "accounts", "clubs", "analytics", "events")
 
 TEMPLATE_REFERENCE = re.compile(r"""{%\s*(?:extends|include)\s+["']([^"']+)["']""")
 STATIC_REFERENCE = re.compile(r"""{%\s*static\s+["']([^"']+)["']""")

@@ -17,6 +17,7 @@ import json
 import random
 import time
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -29,6 +30,7 @@ from accounts.services import api_token_create
 from analytics.models import SimulationJob
 from clubs import services as club_services
 from clubs.models import Club, Invitation, League, Membership, Season, SeasonEntry
+from events import services as event_services
 from replays import live as live_play
 from replays.models import ImportChunk, ImportJob, LiveEvent, LiveGame, Player, Record, Seat
 from replays.services import record_submit
@@ -153,6 +155,18 @@ def world(settings) -> dict[str, Any]:
     simulation = SimulationJob.objects.create(
         game="secret_santa", num_players=3, total=1, seed=1, created_by=user
     )
+    event = event_services.event_create(
+        user=user,
+        club=club,
+        name="Hostile night",
+        slug="night",
+        game="gift_gift_gone",
+        starts_at=datetime(2026, 2, 1, 19, tzinfo=UTC),
+    )
+    event_entry = event_services.entry_add(event=event, user=user, handle="Ana", checked_in=True)
+    for name in ("Ben", "Cleo"):
+        event_services.entry_add(event=event, user=user, handle=name, checked_in=True)
+    event_services.round_seat_next(event=event, user=user, seed=1)
     client = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {key}")
     client.force_login(user)
     return {
@@ -174,6 +188,10 @@ def world(settings) -> dict[str, Any]:
         "season_id": season.pk,
         "entry_id": entry.pk,
         "invitation_id": invitation.pk,
+        "event_id": event.pk,
+        "event_entry_id": event_entry.pk,
+        "round_number": 1,
+        "table_number": 1,
         "username": "ben",
         "token_id": token.pk,
         "handle": "Ana",
