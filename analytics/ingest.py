@@ -9,7 +9,7 @@ record) is ingested in one transaction with a few statements whatever its size:
 2. their per-seat results upserted (``analytics.bulk_sql``: ``COPY`` and one
    ``INSERT ... ON CONFLICT DO UPDATE``);
 3. the ratings brought up to date (``analytics.ratings.ratings_apply_records``, in
-   the batch's order);
+   played order);
 4. their facts rows written and their contributions to the statistics snapshots
    summed per scope in memory, then each touched snapshot locked once and written
    once (``analytics.statistics.statistics_apply_many``);
@@ -127,7 +127,9 @@ def records_batch_ingest(*, record_ids: Sequence[int]) -> list[int]:
             conflict=["record_id", "seat"],
             update=["player_id", "score", "rank", "won", "variant", "num_players"],
         )
-        ratings_apply_records(records=records)  # per game, club and season (analytics.ratings)
+        # Per game, club and season (analytics.ratings), in played order: a batch's
+        # records are then appended to their scopes, none of them late to another.
+        ratings_apply_records(records=sorted(records, key=_played_key))
         missing = [r.pk for r in records if r.replay_facts is None and r.kind != Record.Kind.RESULT]
         events = dict(Record.objects.filter(pk__in=missing).values_list("pk", "events"))
         before = statistics_apply_many(records=records, summaries=summaries, events=events)
@@ -143,6 +145,10 @@ def records_batch_ingest(*, record_ids: Sequence[int]) -> list[int]:
             delta.add(summaries[record.pk], 1)
         game_summaries_apply(deltas)  # last: its lock is then held only for the commit
     return ids
+
+
+def _played_key(record: Record) -> tuple[Any, int]:
+    return (record.played_at or record.created_at, record.pk)
 
 
 def played_order(records: QuerySet[Record]) -> QuerySet[Record]:

@@ -14,12 +14,11 @@ from typing import Any
 
 import orjson
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from analytics.bulk_sql import rows_upsert
 from analytics.models import RecordFacts, StatisticsSnapshot
-from analytics.stats import canonical, contribution, counters_accumulate, counters_add
+from analytics.stats import canonical, contribution, counters_accumulate
 from games.facts import record_facts_compute
 from replays.giftlog import options_key
 from replays.models import Record
@@ -222,7 +221,9 @@ def statistics_apply_many(
             for facts in RecordFacts.objects.select_for_update().filter(pk__in=late).order_by("pk")
         )
     before: dict[int, Any] = {}
-    deltas: dict[Scope, dict[str, Any]] = {}
+    # Summed per set of scopes first (a record counts in its club and month and in
+    # "all"): one sum per record, then one per set and scope.
+    by_set: dict[tuple[Scope, ...], dict[str, Any]] = {}
     changed: list[int] = []
     for pk in ids:
         facts = built[pk]
@@ -246,12 +247,10 @@ def statistics_apply_many(
             if summaries is None:
                 facts.summary_applied = old.summary_applied
             if old.applied:
-                for scope in old.applied["scopes"]:
-                    counters_accumulate(
-                        deltas.setdefault(tuple(scope), {}), old.applied["counters"], -1
-                    )
-        for scope in facts.applied["scopes"]:
-            counters_accumulate(deltas.setdefault(tuple(scope), {}), facts.applied["counters"])
+                key = tuple(tuple(scope) for scope in old.applied["scopes"])
+                counters_accumulate(by_set.setdefault(key, {}), old.applied["counters"], -1)
+        key = tuple(tuple(scope) for scope in facts.applied["scopes"])
+        counters_accumulate(by_set.setdefault(key, {}), facts.applied["counters"])
     if changed:
         rows_upsert(
             table,
@@ -260,43 +259,67 @@ def statistics_apply_many(
             conflict=["record_id"],
             update=[c for c in _FACT_COLUMNS if c != "record_id"],
         )
+    deltas: dict[Scope, dict[str, Any]] = {}
+    for key, summed in by_set.items():
+        for scope in key:
+            counters_accumulate(deltas.setdefault(scope, {}), summed)  # type: ignore[arg-type]
     _snapshots_add(deltas)
     return before
 
 
 def _snapshots_add(deltas: Mapping[Scope, dict[str, Any]]) -> None:
-    """Add each scope's summed change to its snapshot: one lock and one write per scope."""
-    deltas = {scope: canonical(delta) for scope, delta in deltas.items()}
-    deltas = {scope: delta for scope, delta in deltas.items() if delta}
+    """Add each scope's summed change to its snapshot: one lock and one write per scope.
+
+    Three statements for the whole batch: the missing rows inserted, every touched
+    row locked and read (in one sorted order, so concurrent workers cannot
+    deadlock), and every row written; emptied snapshots are deleted.
+    """
     if not deltas:
         return
-    keys = [dict(zip(SCOPE_FIELDS, scope, strict=True)) for scope in deltas]
-    StatisticsSnapshot.objects.bulk_create(
-        [StatisticsSnapshot(**key) for key in keys], ignore_conflicts=True
+    table = StatisticsSnapshot._meta.db_table
+    scopes = sorted(deltas, key=lambda scope: tuple(map(str, scope)))
+    fields = ", ".join(SCOPE_FIELDS)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    rows_upsert(
+        table,
+        (*SCOPE_FIELDS, "records", "counters", "updated_at"),
+        [(*scope, 0, "{}", now) for scope in scopes],
+        conflict=SCOPE_FIELDS,
     )
-    wanted = Q()
-    for key in keys:
-        wanted |= Q(**key)
-    rows = list(
-        StatisticsSnapshot.objects.select_for_update()
-        .filter(wanted)
-        .order_by(*SCOPE_FIELDS)  # one lock order for every worker
-    )
-    keep, drop = [], []
-    for snapshot in rows:
-        scope = tuple(getattr(snapshot, f) for f in SCOPE_FIELDS)
-        delta = deltas.get(scope)  # type: ignore[call-overload]
-        if delta is None:
-            continue
-        snapshot.counters = counters_add(snapshot.counters, delta)
-        snapshot.records = int(snapshot.counters.get("records", 0))
-        (drop if snapshot.records <= 0 else keep).append(snapshot)
-    if keep:
-        for snapshot in keep:
-            snapshot.updated_at = timezone.now()
-        StatisticsSnapshot.objects.bulk_update(keep, ["counters", "records", "updated_at"])
-    if drop:
-        StatisticsSnapshot.objects.filter(pk__in=[s.pk for s in drop]).delete()
+    placeholders = ", ".join(["(" + ", ".join(["%s"] * len(SCOPE_FIELDS)) + ")"] * len(scopes))
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, {fields}, counters FROM {table} "
+            f"WHERE ({fields}) IN (VALUES {placeholders}) ORDER BY {fields}{lock}",
+            [value for scope in scopes for value in scope],
+        )
+        found = cursor.fetchall()
+        keep, drop = [], []
+        for pk, *key, counters in found:
+            scope = tuple(key)
+            scope = (scope[0], bool(scope[1]), *scope[2:])
+            delta = deltas.get(scope)  # type: ignore[call-overload]
+            if delta is None:
+                continue
+            if isinstance(counters, str):
+                counters = orjson.loads(counters)
+            counters_accumulate(counters, delta)
+            counters = canonical(counters)
+            records = int(counters.get("records", 0))
+            if records <= 0:
+                drop.append(pk)
+            else:
+                keep.append((orjson.dumps(counters).decode(), records, now, pk))
+        if keep:
+            cursor.executemany(
+                f"UPDATE {table} SET counters = %s, records = %s, updated_at = %s WHERE id = %s",
+                keep,
+            )
+        if drop:
+            cursor.execute(
+                f"DELETE FROM {table} WHERE id IN ({', '.join(['%s'] * len(drop))})", drop
+            )
 
 
 def statistics_apply(*, record: Record) -> bool:

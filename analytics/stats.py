@@ -119,29 +119,36 @@ def counters_accumulate(total: dict[str, Any], delta: Mapping[str, Any], sign: i
     for a fraction of its cost.
     """
     for key, value in delta.items():
-        mine = total.get(key)
-        if isinstance(value, dict):
-            if not isinstance(mine, dict):
+        kind = value.__class__
+        if kind is int:
+            total[key] = (total.get(key) or 0) + sign * value
+        elif kind is dict:
+            mine = total.get(key)
+            if mine.__class__ is not dict:
                 total[key] = mine = {}
             counters_accumulate(mine, value, sign)
-        elif isinstance(value, list):
-            if not isinstance(mine, list):
+        elif kind is list:
+            mine = total.get(key)
+            if mine.__class__ is not list:
                 total[key] = mine = []
             _list_accumulate(mine, value, sign)
         else:
-            total[key] = (mine or 0) + sign * value
+            total[key] = (total.get(key) or 0) + sign * value
 
 
 def _list_accumulate(total: list[Any], delta: list[Any], sign: int) -> None:
+    if len(total) < len(delta):
+        total.extend([None] * (len(delta) - len(total)))
     for i, value in enumerate(delta):
-        if i >= len(total):
-            total.append(None)
-        if isinstance(value, dict):
-            if not isinstance(total[i], dict):
+        kind = value.__class__
+        if kind is int:
+            total[i] = (total[i] or 0) + sign * value
+        elif kind is dict:
+            if total[i].__class__ is not dict:
                 total[i] = {}
             counters_accumulate(total[i], value, sign)
-        elif isinstance(value, list):
-            if not isinstance(total[i], list):
+        elif kind is list:
+            if total[i].__class__ is not list:
                 total[i] = []
             _list_accumulate(total[i], value, sign)
         else:
