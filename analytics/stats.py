@@ -81,16 +81,27 @@ def _is_empty(value: Any) -> bool:
 
 def canonical(value: Any) -> Any:
     """Counters without zero entries, so equal sums compare equal however they were made."""
-    if isinstance(value, dict):
+    return _canonical(value)[0]
+
+
+def _canonical(value: Any) -> tuple[Any, bool]:
+    # (canonical value, whether it is empty) in one pass: what ``_is_empty`` says of it.
+    kind = value.__class__
+    if kind is dict:
         out = {}
         for key in sorted(value):
-            item = canonical(value[key])
-            if not _is_empty(item):
+            item, empty = _canonical(value[key])
+            if not empty:
                 out[key] = item
-        return out
+        return out, not out
+    if kind is list:
+        items = [_canonical(v) for v in value]
+        return [item for item, _ in items], all(empty for _, empty in items)
+    if isinstance(value, dict):
+        return _canonical(dict(value))
     if isinstance(value, list):
-        return [canonical(v) for v in value]
-    return value
+        return _canonical(list(value))
+    return value, value == 0
 
 
 def counters_add(base: Mapping[str, Any] | None, delta: Mapping[str, Any], sign: int = 1) -> dict:
