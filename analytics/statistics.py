@@ -370,10 +370,12 @@ def statistics_recompute_all(*, fix: bool = True) -> dict[str, Any]:
     (``analytics.summaries.game_summaries_check``). Returns what it found.
     """
     from analytics.ingest import records_stream_ingest
+    from analytics.services import records_ingest_batch
     from analytics.summaries import game_summaries_check
 
     missing = Record.objects.filter(facts__isnull=True, ingest_quarantine__isnull=True)
-    records_stream_ingest(records=missing)  # a quarantined one is the sweep's to retry
+    # A quarantined one is the sweep's to retry; one failing here is quarantined too.
+    records_stream_ingest(records=missing, ingest=records_ingest_batch)
     fresh = statistics_fresh()
     stored = {
         tuple(getattr(s, f) for f in SCOPE_FIELDS): s for s in StatisticsSnapshot.objects.all()

@@ -165,14 +165,16 @@ def records_multiply(target: int) -> int:
             rounds += 1
             cursor.execute(
                 f"INSERT INTO replays_record (digest, played_at, {columns}) "
-                f"SELECT digest || '-' || %s, played_at + %s * interval '1 second', {columns} "
+                f"SELECT left(digest, 52) || '-' || %s, played_at + %s * interval '1 second', "
+                f"{columns} "
                 "FROM replays_record WHERE digest NOT LIKE '%%-%%' ORDER BY id LIMIT %s",
                 [rounds, rounds, target - stored],
             )
             cursor.execute(
                 "INSERT INTO replays_seat (record_id, player_id, seat, won) "
                 "SELECT n.id, s.player_id, s.seat, s.won FROM replays_record n "
-                "JOIN replays_record o ON o.digest = split_part(n.digest, '-', 1) "
+                "JOIN replays_record o ON left(o.digest, 52) = split_part(n.digest, '-', 1) "
+                "AND o.digest NOT LIKE '%%-%%' "
                 "JOIN replays_seat s ON s.record_id = o.id "
                 "WHERE n.digest LIKE %s",
                 [f"%-{rounds}"],
