@@ -63,11 +63,17 @@ class IngestQuarantine(models.Model):
 
 
 class GameSummary(models.Model):
-    """Per-game snapshot for dashboards, recomputed from PlayerResult rows."""
+    """Per-game snapshot for dashboards, kept up to date from PlayerResult rows.
+
+    ``tallies`` ({player id: [name, games, wins, total score]}) is what an ingest adds
+    its records' deltas to (analytics.summaries); ``players`` is the table drawn from
+    it. None: kept before tallies were, recomputed in full at its next refresh.
+    """
 
     game = models.CharField(max_length=32, unique=True)
     games = models.PositiveIntegerField(default=0)
     players = models.JSONField(default=list)
+    tallies = models.JSONField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -204,7 +210,7 @@ class PlayerRating(models.Model):
 
 
 class RecordFacts(models.Model):
-    """What one record says about its game, derived once at ingest (analytics.facts).
+    """What one record says about its game (games.facts), as analytics counted it.
 
     ``applied`` is the contribution this record has added to the statistics
     snapshots (their scopes and counters): applying a record again compares with it,
@@ -231,6 +237,9 @@ class RecordFacts(models.Model):
     cards_held = models.JSONField(default=list)  # per seat: card names held at some point
     cards_ended = models.JSONField(default=list)  # per seat: card names in front at the end
     applied = models.JSONField(null=True, blank=True)
+    # What this record adds to its game's summary (analytics.summaries), so a
+    # correction or a record made bot play takes out exactly what it added.
+    summary_applied = models.JSONField(null=True, blank=True)
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -177,6 +177,12 @@ def ratings_apply(*, record: Record) -> dict[str, str]:
     return done
 
 
+def ratings_apply_records(*, records: Iterable[Record]) -> None:
+    """:func:`ratings_apply` for each of a batch's records, in the order given."""
+    for record in records:  # the per-record form
+        ratings_apply(record=record)
+
+
 def _scope_reconcile(scope: RatingScope, outcome: Outcome, *, wanted: bool) -> str:
     application = RatingApplication.objects.filter(scope=scope, record_id=outcome.record_id).first()
     if application is None and not wanted:

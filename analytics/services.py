@@ -3,66 +3,39 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
-from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
 
 from analytics.dashboard import dashboard_warm
+from analytics.ingest import (
+    STREAM_BATCH,
+    StreamProgress,
+    records_batch_ingest,
+    records_stream_ingest,
+)
 from analytics.models import GameSummary, IngestQuarantine, PlayerResult
-from analytics.ratings import ratings_apply, ratings_deferred, ratings_rebuild
-from analytics.statistics import statistics_apply, statistics_reset
-from replays.giftlog import options_key
-from replays.models import Player, Record
+from analytics.ratings import ratings_deferred, ratings_rebuild
+from analytics.statistics import statistics_reset
+from analytics.summaries import game_summary_recompute
+from replays.models import Record
 
 logger = logging.getLogger(__name__)
 
 
-@transaction.atomic
 def record_ingest(*, record_id: int, summary: bool = True) -> bool:
-    """Derive a record's per-seat results and refresh its game's summary.
+    """Derive a record's per-seat results, facts, ratings, statistics and summary.
 
     Returns False if the record is gone (deleted after it was announced).
-    Running it twice for the same record leaves the same rows. ``summary=False``
-    leaves the game summary (a GROUP BY over every result of the game) to the
-    caller, which refreshes it once for many records (:func:`records_ingest`).
+    Running it twice for the same record leaves the same rows. A batch of one
+    through :func:`analytics.ingest.records_batch_ingest` (``summary`` is kept
+    for callers: the game's summary is always brought up to date, incrementally).
     """
-    record = Record.objects.filter(pk=record_id).prefetch_related("seats").first()
-    if record is None:
-        return False
-    # Out of quarantine first, inside the transaction: the ratings count the record
-    # only once it is out (analytics.rating_scopes), and a failure rolls this back.
-    IngestQuarantine.objects.filter(pk=record_id).delete()
-    result = record.result
-    seats = sorted(record.seats.all(), key=lambda s: s.seat)
-    PlayerResult.objects.bulk_create(
-        [
-            PlayerResult(
-                record=record,
-                seat=seat.seat,
-                player_id=seat.player_id,
-                game=record.game,
-                num_players=len(seats),
-                score=result["scores"][seat.seat],
-                rank=result["ranks"][seat.seat],
-                won=seat.seat in result["winners"],
-                variant=options_key(record.options),
-            )
-            for seat in seats
-        ],
-        # An upsert: a corrected result-only record is ingested again with new scores.
-        update_conflicts=True,
-        unique_fields=["record", "seat"],
-        update_fields=["player", "score", "rank", "won", "variant", "num_players"],
-    )
-    ratings_apply(record=record)  # ratings per game, club and season (analytics.ratings)
-    statistics_apply(record=record)
-    if summary:  # last: its lock is then held only for the commit (one order: see below)
-        game_summary_refresh(game=record.game)
-    return True
+    return bool(records_batch_ingest(record_ids=[record_id]))
 
 
 def dashboards_warm(*, record_ids: list[int]) -> None:
@@ -80,48 +53,13 @@ def dashboards_warm(*, record_ids: list[int]) -> None:
             logger.warning("dashboard of %s not warmed", game, exc_info=True)
 
 
-@transaction.atomic
 def game_summary_refresh(*, game: str) -> GameSummary:
-    """Recompute one game's summary of real play (a GROUP BY, not a scan in Python).
+    """Recompute one game's summary in full (a GROUP BY): ``analytics.summaries``.
 
-    Real play: the players table and the count of games leave out bot play
-    (``Record.simulated``) and bots, as every real-play figure does.
-
-    The summary's row is locked (``select_for_update``) *before* the GROUP BY: two
-    refreshes at once (two workers ingesting records of the same game) would
-    otherwise each count the results committed before it started, and the later
-    write, from the older count, would win, leaving the summary short of a record
-    until the next refresh. Locked first, the second waits for the first to commit
-    and then counts both. Taken after the rating scopes' and snapshots' locks in
-    every path (:func:`record_ingest` refreshes last), so no two workers deadlock.
+    An ingest no longer needs it (it adds its records' deltas); the nightly check
+    and the tests compare with it.
     """
-    GameSummary.objects.bulk_create([GameSummary(game=game)], ignore_conflicts=True)
-    summary = GameSummary.objects.select_for_update().get(game=game)
-    rows = (
-        PlayerResult.objects.filter(game=game, record__simulated=False)  # real play only
-        .exclude(player__kind=Player.Kind.BOT)
-        .values("player__name")
-        .annotate(
-            games=Count("id"),
-            wins=Count("id", filter=Q(won=True)),
-            total=Sum("score"),
-            average=Avg("score"),
-        )
-        .order_by("-wins", "-average", "player__name")
-    )
-    players = [
-        {
-            "player": row["player__name"],
-            "games": row["games"],
-            "wins": row["wins"],
-            "average_score": round(float(row["average"]), 2),
-        }
-        for row in rows
-    ]
-    summary.games = Record.objects.filter(game=game, simulated=False).count()
-    summary.players = players
-    summary.save(update_fields=["games", "players", "updated_at"])
-    return summary
+    return game_summary_recompute(game=game)
 
 
 # --- quarantine: one record that fails never stops the others ----------------------------
@@ -214,9 +152,7 @@ class IngestOutcome:
 def _records_ingest_each(record_ids: list[int], *, raise_transient: bool = False) -> IngestOutcome:
     outcome = IngestOutcome()
     for record_id in record_ids:
-        done = record_ingest_or_quarantine(
-            record_id=record_id, summary=False, raise_transient=raise_transient
-        )
+        done = record_ingest_or_quarantine(record_id=record_id, raise_transient=raise_transient)
         if done is None:
             outcome.quarantined.append(record_id)
         elif done:
@@ -224,20 +160,32 @@ def _records_ingest_each(record_ids: list[int], *, raise_transient: bool = False
     return outcome
 
 
+def records_ingest_batch(record_ids: list[int], *, raise_transient: bool = False) -> IngestOutcome:
+    """One batch through the set-based path; if it fails, its records one by one.
+
+    A record whose ingest fails is quarantined and the others go on: the batch's
+    transaction is rolled back and each record is ingested in its own
+    (:func:`record_ingest_or_quarantine`). A lost connection, or with
+    ``raise_transient`` an error a retry may not meet, propagates as it does there.
+    """
+    try:
+        ingested = records_batch_ingest(record_ids=record_ids)
+    except Exception as exc:
+        if (raise_transient and isinstance(exc, TRANSIENT)) or not _connection_usable():
+            raise
+        logger.info("batch of %s records failed; ingesting them one by one", len(record_ids))
+        return _records_ingest_each(record_ids, raise_transient=raise_transient)
+    return IngestOutcome(ingested=len(ingested))
+
+
 def records_ingest(*, record_ids: list[int], raise_transient: bool = False) -> int:
     """Ingest several records (a bulk import's batch); returns how many were ingested.
 
-    Each record as :func:`record_ingest` does, in its own transaction, but each
-    game's summary refreshed once at the end instead of once per record: the
-    summary is a GROUP BY over all of the game's results, so per record it made a
-    large import's ingest quadratic. A record whose ingest fails is quarantined
-    and the others go on (:func:`record_ingest_or_quarantine`).
+    In one transaction with a few set-based statements (``analytics.ingest``); a
+    record whose ingest fails is quarantined and the others go on
+    (:func:`records_ingest_batch`).
     """
-    outcome = _records_ingest_each(record_ids, raise_transient=raise_transient)
-    games = Record.objects.filter(pk__in=record_ids).values_list("game", flat=True).distinct()
-    for game in sorted(set(games)):
-        game_summary_refresh(game=game)
-    return outcome.ingested
+    return records_ingest_batch(record_ids, raise_transient=raise_transient).ingested
 
 
 def records_uningested_ingest(*, older_than: timedelta, limit: int = 500) -> int:
@@ -278,11 +226,7 @@ def quarantine_retry(*, record_ids: list[int] | None = None) -> IngestOutcome:
     if record_ids is not None:
         rows = rows.filter(record_id__in=record_ids)
     ids = list(rows.values_list("record_id", flat=True))
-    outcome = _records_ingest_each(ids)
-    games = Record.objects.filter(pk__in=ids).values_list("game", flat=True).distinct()
-    for game in sorted(set(games)):
-        game_summary_refresh(game=game)
-    return outcome
+    return _records_ingest_each(ids)
 
 
 @dataclass
@@ -294,27 +238,37 @@ class RebuildReport:
     quarantined: list[IngestQuarantine]
 
 
-def analytics_rebuild() -> RebuildReport:
+def analytics_rebuild(
+    *, batch: int = STREAM_BATCH, progress: Callable[[StreamProgress], None] | None = None
+) -> RebuildReport:
     """Throw away every derived row and compute it again from the records alone.
 
     What a restore from a ``pg_dump`` of the records relies on, and what the fault
-    tests compare the incremental figures with. A record whose ingest fails is
-    quarantined and the rebuild goes on: it completes for every other record and
-    reports the quarantined ones. Anything else that fails (the database, a
-    summary, the ratings' recompute) is a failure of the rebuild and raises.
+    tests compare the incremental figures with. The records are streamed in played
+    order, ``batch`` at a time, through the ingest's batch path (``progress`` is
+    told after each batch); the ratings are recomputed once at the end. A record
+    whose ingest fails is quarantined and the rebuild goes on: it completes for
+    every other record and reports the quarantined ones. Anything else that fails
+    (the database, the ratings' recompute) is a failure of the rebuild and raises.
     """
     with transaction.atomic():
         PlayerResult.objects.all().delete()
         GameSummary.objects.all().delete()
         statistics_reset()
-    ids = list(Record.objects.order_by("id").values_list("id", flat=True))
+    outcome = IngestOutcome()
+
+    def ingest(chunk: list[int]) -> None:
+        done = records_ingest_batch(chunk)
+        outcome.ingested += done.ingested
+        outcome.quarantined += done.quarantined
+
     with ratings_deferred():  # one recompute per scope below, not one per late record
-        outcome = _records_ingest_each(ids)
-    for game in Record.objects.values_list("game", flat=True).distinct():
-        game_summary_refresh(game=game)
+        records = records_stream_ingest(
+            records=Record.objects.all(), batch=batch, ingest=ingest, progress=progress
+        )
     ratings_rebuild()  # quarantined records count in no scope (analytics.rating_scopes)
     return RebuildReport(
-        records=len(ids),
+        records=records,
         ingested=outcome.ingested,
         quarantined=list(IngestQuarantine.objects.select_related("record").order_by("record_id")),
     )

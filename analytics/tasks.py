@@ -126,7 +126,7 @@ def simulation_run(*, job_id: int) -> None:
     time_limit=600,
 )
 def records_ingest(*, record_ids: list[int]) -> int:
-    """A bulk import's batch, announced once: each record through ``record_ingest``."""
+    """A bulk import's batch, announced once: ingested together (``analytics.ingest``)."""
     ingested = services.records_ingest(record_ids=record_ids, raise_transient=True)
     _warm_later(record_ids)
     return ingested

@@ -113,6 +113,11 @@ def main() -> None:
                 rows += figures.dashboard_rows(workdir, web.port, 10 if quick else 40, count)
         if "freshness" not in skip:
             rows += figures.freshness_rows(env, 10 if quick else 40)
+        if "ingest" not in skip:
+            from bench.ingest import ingest_rows
+
+            figures.records_reset()  # the rebuild reads its own records alone
+            rows += ingest_rows(10_000 if quick else 100_000)
         if "ratings" not in skip:
             from bench.ratings import ratings_rows
 

@@ -370,7 +370,7 @@ def _json(value: Any) -> str:
 
 _COLUMNS = (
     "game, kind, digest, options, meta, events, result, num_events, played_at, simulated, "
-    "submitted_by_id, created_at"
+    "submitted_by_id, created_at, replay_facts"
 )
 _STAGING = "bulk_record_staging"
 
@@ -403,6 +403,7 @@ def _record_rows(firsts: dict[str, LineChecked], *, submitted_by: Any) -> list[t
                 item.simulated,
                 user_id,
                 now,
+                item.facts_json or None,
             )
         )
     return rows
@@ -428,7 +429,8 @@ def _records_insert(firsts: dict[str, LineChecked], *, submitted_by: Any) -> dic
                 f"CREATE TEMPORARY TABLE IF NOT EXISTS {_STAGING} "
                 "(game text, kind text, digest text, options jsonb, meta jsonb, events jsonb, "
                 "result jsonb, num_events integer, played_at timestamptz, simulated boolean, "
-                "submitted_by_id integer, created_at timestamptz) ON COMMIT DELETE ROWS"
+                "submitted_by_id integer, created_at timestamptz, replay_facts jsonb) "
+                "ON COMMIT DELETE ROWS"
             )
             staging = f"COPY {_STAGING} ({_COLUMNS}) FROM STDIN"
             with connection.wrap_database_errors, cursor.cursor.copy(staging) as copy:

@@ -5,10 +5,11 @@ pool child is started, unpickling the function must not need Django's apps.
 
 A worker receives raw JSON lines and sends back small, ready-to-store rows: it
 parses the line, checks its envelope, computes its digest, replays it through
-its engine (every rules check) and encodes the columns the record is written
-with. The importing process then only looks the digests up and writes; parsing
-and encoding 8 KB of events per game twice in that one process was a third of its
-time, and it is the one process that cannot be parallel (docs/performance.md, "Import").
+its engine (every rules check, and the record's facts in the same pass) and
+encodes the columns the record is written with. The importing process then only
+looks the digests up and writes; parsing and encoding 8 KB of events per game twice
+in that one process was a third of its time, and it is the one process that cannot
+be parallel (docs/performance.md, "Import").
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class LineChecked:
     options_json: str = ""
     meta_json: str = ""
     events_json: str = ""
+    facts_json: str = ""  # games.facts, from the same replay as the rules check
     num_events: int = 0
     played_at: datetime | None = None
     simulated: bool = False
@@ -75,7 +77,7 @@ def lines_check(lines: list[tuple[int, Any]]) -> list[LineChecked]:
 
     from core.errors import ServiceError
     from replays.giftlog import giftlog_parse
-    from replays.validation import log_validate
+    from replays.validation import log_validate_with_facts
 
     checked: list[LineChecked] = []
     for line, item in lines:
@@ -90,7 +92,7 @@ def lines_check(lines: list[tuple[int, Any]]) -> list[LineChecked]:
         out.game, out.players = log.game, log.players
         out.given = log.table.given if log.table is not None else log.result
         try:
-            out.result = log_validate(log)
+            out.result, facts = log_validate_with_facts(log)
         except ServiceError as exc:
             out.error = (type(exc).__name__, (exc.code, exc.message, exc.detail))
             continue
@@ -98,6 +100,7 @@ def lines_check(lines: list[tuple[int, Any]]) -> list[LineChecked]:
         out.options_json = orjson.dumps(log.options).decode()
         out.meta_json = orjson.dumps(log.meta).decode()
         out.events_json = orjson.dumps(log.events).decode()
+        out.facts_json = orjson.dumps(facts).decode()
         out.num_events = len(log.events)
         out.played_at = log.played_at
         out.simulated = log.simulated

@@ -80,6 +80,11 @@ class Record(models.Model):
         related_name="submitted_records",
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # What the log says about its game (``games.facts``: length, lead changes, cards
+    # held...), computed in the replay that validated it and stored with it, so
+    # analytics never replays a log again. None: stored before facts were kept
+    # (analytics then computes them once).
+    replay_facts = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

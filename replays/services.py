@@ -21,7 +21,12 @@ from replays.handles import player_names_check
 from replays.models import Player, Record, Seat
 from replays.outbox import records_announce
 from replays.signals import players_merged
-from replays.validation import log_validate, record_validate, result_check
+from replays.validation import (
+    log_validate,
+    log_validate_with_facts,
+    record_validate,
+    result_check,
+)
 
 __all__ = [
     "BulkOutcome",
@@ -63,10 +68,10 @@ def record_submit(
         result_check(given, existing.result)
         return existing, False
     player_names_check(log.players)
-    result = log_validate(log, confirm_unusual=confirm_unusual)
+    result, facts = log_validate_with_facts(log, confirm_unusual=confirm_unusual)
     bots = {log.players[seat] for seat in bot_seats}
     try:
-        return _record_store(log, result, submitted_by=submitted_by, bots=bots), True
+        return _record_store(log, result, facts, submitted_by=submitted_by, bots=bots), True
     except IntegrityError:
         # A concurrent upload of the same game won the race: it is the same record.
         return Record.objects.get(digest=log.digest), False
@@ -74,7 +79,12 @@ def record_submit(
 
 @transaction.atomic
 def _record_store(
-    log: Giftlog, result: dict[str, Any], *, submitted_by: Any = None, bots: set[str]
+    log: Giftlog,
+    result: dict[str, Any],
+    facts: dict[str, Any] | None,
+    *,
+    submitted_by: Any = None,
+    bots: set[str],
 ) -> Record:
     players = _players_get_or_create(log.players, bots=bots)
     simulated = log.simulated or bool(bots) or any(_is_bot(p) for p in players.values())
@@ -90,6 +100,7 @@ def _record_store(
         played_at=log.played_at,
         simulated=simulated,
         submitted_by=submitted_by,  # the user, or None (anonymous, a command)
+        replay_facts=facts,
     )
     winners = set(result.get("winners", []))
     Seat.objects.bulk_create(

@@ -10,21 +10,28 @@ from typing import Any
 
 from core.errors import BadRequest, Unprocessable
 from games.base import IllegalEvent, InvalidSetup, seats_named
-from games.play import replay
+from games.facts import FactsRecorder, facts_empty
+from games.play import replay, replay_states
 from games.registry import get_engine
 from replays.giftlog import Giftlog
 from replays.results import table_result_validate
 
 
-def record_validate(log: Giftlog) -> dict[str, Any]:
+def record_validate(log: Giftlog, *, recorder: FactsRecorder | None = None) -> dict[str, Any]:
     """Replay the log through its engine; return the computed result.
 
     Raises :class:`Unprocessable` naming the step of the first illegal event,
-    or saying why a log that is legal so far is not a finished game.
+    or saying why a log that is legal so far is not a finished game. With a
+    ``recorder``, every state of the replay is shown to it (the record's facts,
+    computed in the same pass).
     """
     engine = get_engine(log.game)
     try:
-        state = replay(engine, len(log.players), log.options, log.events)
+        if recorder is None:
+            state = replay(engine, len(log.players), log.options, log.events)
+        else:
+            for state in replay_states(engine, len(log.players), log.options, log.events):
+                recorder.see(state)
     except InvalidSetup as exc:
         raise BadRequest(
             "invalid_setup", exc.message, **{**exc.detail, "reason": exc.code}
@@ -128,3 +135,18 @@ def log_validate(log: Giftlog, *, confirm_unusual: bool = True) -> dict[str, Any
         result_check(given, result)
         return result
     return record_validate(log)
+
+
+def log_validate_with_facts(
+    log: Giftlog, *, confirm_unusual: bool = True
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """:func:`log_validate`, and the record's facts (``games.facts``) from the same replay.
+
+    What a record is stored with (``Record.replay_facts``), so analytics never
+    replays its log: a result-only record's facts are the empty ones.
+    """
+    if log.table is not None:
+        return log_validate(log, confirm_unusual=confirm_unusual), facts_empty(len(log.players))
+    recorder = FactsRecorder(get_engine(log.game), len(log.players))
+    result = record_validate(log, recorder=recorder)
+    return result, recorder.facts(events=log.events, result=result)

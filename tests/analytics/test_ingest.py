@@ -71,16 +71,17 @@ def test_summary_counts_only_its_game(make_document):
 
 
 def test_a_bulk_batch_refreshes_each_game_summary_once(make_document, monkeypatch):
+    from analytics import ingest
     from replays.bulk import records_import
 
     refreshed: list[str] = []
-    refresh = services.game_summary_refresh
+    apply = ingest.game_summaries_apply
 
-    def counting(*, game: str):
-        refreshed.append(game)
-        return refresh(game=game)
+    def counting(deltas):
+        refreshed.extend(deltas)
+        return apply(deltas)
 
-    monkeypatch.setattr(services, "game_summary_refresh", counting)
+    monkeypatch.setattr(ingest, "game_summaries_apply", counting)
     documents = [make_document(seed=s) for s in (71, 72, 73)]
     documents.append(make_document("gift_swap", seed=74))
     outcomes = list(records_import(enumerate(documents, 1)))  # one batch, one announcement

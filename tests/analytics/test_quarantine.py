@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.db import OperationalError, connection
 from django.utils import timezone
 
-from analytics import services
+from analytics import statistics
 from analytics.models import IngestQuarantine, PlayerResult, RatingApplication
 from analytics.services import (
     analytics_rebuild,
@@ -40,14 +40,14 @@ BASE = 300  # INGEST_RETRY_SECONDS' default
 def failing(monkeypatch):
     """Records (ids, or scores) whose statistics step raises, as a bug in one game's facts would."""
     ids: set[int | tuple[int, ...]] = set()
-    real = services.statistics_apply
+    real = statistics.record_facts_build
 
-    def statistics_apply(*, record):
+    def record_facts_build(*, record, **kwargs):
         if record.pk in ids or tuple(record.result["scores"]) in ids:
             raise RuntimeError(f"boom on record {record.pk}")
-        return real(record=record)
+        return real(record=record, **kwargs)
 
-    monkeypatch.setattr(services, "statistics_apply", statistics_apply)
+    monkeypatch.setattr(statistics, "record_facts_build", record_facts_build)
     return ids
 
 
@@ -183,10 +183,10 @@ def test_a_value_its_column_cannot_hold_is_quarantined_and_the_rebuild_completes
 def test_a_database_error_is_retried_by_the_task_not_quarantined(monkeypatch):
     record = store(table(["Ana", "Ben", "Cleo"], [30, 12, 7], day=1))
 
-    def locked(*, record):
+    def locked(*, record, **kwargs):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(services, "statistics_apply", locked)
+    monkeypatch.setattr(statistics, "record_facts_build", locked)
     with pytest.raises(OperationalError):
         record_ingest_or_quarantine(record_id=record.pk, raise_transient=True)
     assert not IngestQuarantine.objects.exists()

@@ -2,9 +2,12 @@
 
 After a restore from a ``pg_dump`` of the records (or to check the incremental
 figures), this is all it takes to get ratings, statistics and summaries back.
-A record whose ingest fails is quarantined and reported, and the rebuild
-completes for every other record (exit status 0); only a failure of the rebuild
-itself (the database away, a summary or the ratings' recompute failing) exits 1.
+The records are streamed in played order through the ingest's batch path
+(``--batch`` records at a time) and the progress is printed as it goes (records
+done of the total, and the rate). A record whose ingest fails is quarantined and
+reported, and the rebuild completes for every other record (exit status 0); only
+a failure of the rebuild itself (the database away, the ratings' recompute
+failing) exits 1.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
+from analytics.ingest import STREAM_BATCH, StreamProgress
 from analytics.services import analytics_rebuild
 
 
@@ -28,10 +32,26 @@ class Command(BaseCommand):
         "whose ingest fails are quarantined and listed; the rebuild completes without them."
     )
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--batch", type=int, default=STREAM_BATCH, help="records per batch (default 1000)"
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
+        shown = [0.0]
+
+        def progress(p: StreamProgress) -> None:
+            if p.done < p.total and p.seconds - shown[0] < 5:  # every 5 s, and the last
+                return
+            shown[0] = p.seconds
+            self.stdout.write(
+                f"  {p.done:,} / {p.total:,} records ({p.rate:,.0f} records/s)"
+                + ("; recomputing the ratings" if p.done == p.total else "")
+            )
+
         try:
-            report = analytics_rebuild()
+            report = analytics_rebuild(batch=max(1, options["batch"]), progress=progress)
         except DatabaseError as exc:
             raise CommandError(f"The rebuild failed: {type(exc).__name__}: {exc}") from exc
         self.stdout.write(

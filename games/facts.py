@@ -1,0 +1,248 @@
+"""What one record says about its game, computed while its log is replayed.
+
+Pure Python over the engines (no Django, no I/O), so a bulk import's worker
+processes compute a record's facts in the same replay that checks its rules
+(``replays.validation.log_validate_with_facts``), and the record is stored with
+them: analytics never replays a log at ingest. The per-step work (running scores
+for decisiveness and lead changes, the cards in front of each seat) is why these
+facts are stored: a dashboard must never replay logs either.
+
+Definitions (docs/analytics.md, "Statistics"):
+
+- *leaders* after step k: the seats with the highest running score (``engine.scores``).
+- *lead change*: a step after which the set of leaders differs from the set before it
+  (Ludii's "Lead Change" counts the same thing, there divided by the number of moves).
+- *decisive step*: the first step from which, to the end, the leaders are all eventual
+  winners (no seat that did not win is level with the top); *decisiveness* is that step
+  over the number of events (0 = the winner led from the start, 1 = decided by the last
+  event). Ludii's "Decisiveness Moves" is the same fraction with a state evaluation in
+  place of the running score.
+- *cards held* by a seat: every catalog card that was in front of it (its hand, its
+  row, its pile, its claimed gifts) after some step; *cards ended*: those in front of
+  it after the last event. Cards on a shared table belong to nobody.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from games.base import CHANCE, Engine, card_ids_in
+from games.play import replay_states
+from games.registry import get_engine
+
+# Views hold per-seat things under these keys as plain per-seat lists (Gift Swap's rows).
+_SEAT_INDEXED_KEYS = ("rows", "hands")
+
+SeatCards = Callable[[Any, int], list[Iterable[str]]]
+
+
+def seat_card_ids(
+    view: Mapping[str, Any], num_players: int, catalog: Mapping[str, Any]
+) -> list[set[str]]:
+    """The catalog card ids in front of each seat in a full view (``view(state, None)``).
+
+    Generic over the five views: a top-level list with one entry per seat (dicts with a
+    ``seat`` field, or a list listed in ``_SEAT_INDEXED_KEYS``), plus anything with an
+    ``owner`` seat (Gift Gift Gone's claimed gifts). Cards on a shared table belong to
+    nobody and are not counted. The definition of "in front of a seat"; building the
+    full view at every step is slow, so replays use :data:`SEAT_CARDS` (the same sets
+    read from the state, proved equal over random games of every engine in the tests).
+    """
+    seats: list[set[str]] = [set() for _ in range(num_players)]
+    for key, value in view.items():
+        if not isinstance(value, list) or not value:
+            continue
+        if len(value) == num_players and all(
+            isinstance(item, dict) and isinstance(item.get("seat"), int) for item in value
+        ):
+            for item in value:
+                if 0 <= item["seat"] < num_players:
+                    seats[item["seat"]] |= card_ids_in(item, catalog)
+        elif key in _SEAT_INDEXED_KEYS and len(value) == num_players:
+            for seat, item in enumerate(value):
+                seats[seat] |= card_ids_in(item, catalog)
+        else:
+            for item in value:
+                owner = item.get("owner") if isinstance(item, dict) else None
+                if isinstance(owner, int) and 0 <= owner < num_players:
+                    seats[owner] |= card_ids_in(item, catalog)
+    return seats
+
+
+# --- the same sets read from each engine's state (what its full view shows per seat) ---
+
+
+def _gift_swap_cards(state: Any, n: int) -> list[Iterable[str]]:
+    seats: list[Iterable[str]] = list(state.rows)
+    queue = state.queue
+    # The view's pending tasks name a seat each; when there are exactly as many as
+    # seats and none is a choice, the generic reading counts each task's card for its seat.
+    if len(queue) == n and all(task[0] != "choose" for task in queue):
+        seats = [list(cards) for cards in seats]
+        for task in queue:
+            if 0 <= task[1] < n:
+                seats[task[1]].append(task[2])
+    return seats
+
+
+def _gift_gift_gone_cards(state: Any, n: int) -> list[Iterable[str]]:
+    seats: list[list[str]] = [list(hand) for hand in state.hands]
+    table = state.table
+    for gift, owner in state.owner.items():
+        if 0 <= owner < n:
+            seats[owner].append(gift)
+            seats[owner].extend(table[gift])
+    return seats  # type: ignore[return-value]
+
+
+def _gift_economy_cards(state: Any, n: int) -> list[Iterable[str]]:
+    from games.gift_economy.state import CHOOSE
+
+    if state.phase == CHOOSE:
+        return [(*hand, *pending) for hand, pending in zip(state.hands, state.pending, strict=True)]
+    return list(state.hands)
+
+
+def _secret_santa_cards(state: Any, n: int) -> list[Iterable[str]]:
+    return [(*hand, *pile) for hand, pile in zip(state.hands, state.piles, strict=True)]
+
+
+def _gift_trap_cards(state: Any, n: int) -> list[Iterable[str]]:
+    return []  # gifts lie on the shared grid; seats hold tokens and gift numbers, no cards
+
+
+#: Per game, the cards in front of each seat read straight from a state (``[]``: none).
+SEAT_CARDS: dict[str, SeatCards] = {
+    "gift_swap": _gift_swap_cards,
+    "gift_gift_gone": _gift_gift_gone_cards,
+    "gift_economy": _gift_economy_cards,
+    "secret_santa": _secret_santa_cards,
+    "gift_trap": _gift_trap_cards,
+}
+
+
+def _leaders(scores: Sequence[int]) -> frozenset[int]:
+    top = max(scores)
+    return frozenset(seat for seat, score in enumerate(scores) if score == top)
+
+
+def facts_empty(num_players: int) -> dict[str, Any]:
+    """The facts of a result-only record: only its result is known (no length, no cards)."""
+    return {
+        "length": None,
+        "rounds": None,
+        "decisiveness": None,
+        "lead_changes": None,
+        "event_counts": {},
+        "cards_held": [[] for _ in range(num_players)],
+        "cards_ended": [[] for _ in range(num_players)],
+    }
+
+
+class FactsRecorder:
+    """Collects a log's facts from the states of a replay, one :meth:`see` per state.
+
+    Fed by whoever replays (the rules check of an upload, or
+    :func:`record_facts_compute`), so the facts cost no replay of their own; the
+    winners are only needed at the end (:meth:`facts`), once the result is known.
+    """
+
+    def __init__(self, engine: Engine, num_players: int) -> None:
+        self.engine = engine
+        self.num_players = num_players
+        self.catalog = engine.card_catalog()
+        self._seat_cards = SEAT_CARDS.get(engine.slug)
+        self._scores = engine.scores
+        self.leaders: list[frozenset[int]] = []
+        self.held: list[set[str]] = [set() for _ in range(num_players)]
+        self.last: Any = None
+
+    def see(self, state: Any) -> None:
+        """Count one state of the replay (the first is the state before any event)."""
+        self.leaders.append(_leaders(self._scores(state)))
+        self.last = state
+        if self._seat_cards is None:  # an engine without a reading of its own: its view
+            view = self.engine.view(state, None)
+            cards: Sequence[Iterable[str]] = seat_card_ids(view, self.num_players, self.catalog)
+        else:
+            cards = self._seat_cards(state, self.num_players)
+        for held, ids in zip(self.held, cards, strict=False):
+            held.update(ids)
+
+    def _ended(self) -> list[set[str]]:
+        if self._seat_cards is None:
+            view = self.engine.view(self.last, None)
+            return seat_card_ids(view, self.num_players, self.catalog)
+        ended = [set(ids) for ids in self._seat_cards(self.last, self.num_players)]
+        return ended + [set() for _ in range(self.num_players - len(ended))]
+
+    def facts(
+        self, *, events: Sequence[Mapping[str, Any]], result: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The facts (a JSON-ready dict), once every state was seen and the result is known."""
+        if not events:
+            return facts_empty(self.num_players)
+        winners = frozenset(int(w) for w in result.get("winners", []))
+        lead_changes = 0
+        decisive_step = 0  # first step of the final run of "only winners lead"
+        previous: frozenset[int] | None = None
+        for step, leaders in enumerate(self.leaders):
+            if previous is not None and leaders != previous:
+                lead_changes += 1
+            previous = leaders
+            if not leaders <= winners:
+                decisive_step = step + 1
+        catalog = self.catalog
+        names = {card_id: info["name"] for card_id, info in catalog.items()}
+        length = len(events)
+        rounds = self.engine.view(self.last, None).get("round")
+        details = result.get("details") or {}
+        if isinstance(details, dict) and isinstance(details.get("rounds"), int):
+            rounds = details["rounds"]
+        return {
+            "length": length,
+            "rounds": rounds if isinstance(rounds, int) and not isinstance(rounds, bool) else None,
+            "decisiveness": round(min(decisive_step, length) / length, 4),
+            "lead_changes": lead_changes,
+            "event_counts": dict(
+                sorted(Counter(str(e.get("do")) for e in events if e.get("by") != CHANCE).items())
+            ),
+            "cards_held": [sorted({names[i] for i in ids if i in names}) for ids in self.held],
+            "cards_ended": [sorted({names[i] for i in ids if i in names}) for ids in self._ended()],
+        }
+
+
+def record_facts_compute(
+    *,
+    game: str,
+    num_players: int,
+    options: Mapping[str, Any] | None,
+    events: Sequence[Mapping[str, Any]],
+    result: Mapping[str, Any],
+    checked: bool = True,
+) -> dict[str, Any]:
+    """The derived facts of one record (a JSON-ready dict), replaying its log.
+
+    A result-only record (no events) has only what its result says: length, rounds,
+    decisiveness and lead changes are ``None`` and no cards are known. ``checked=False``
+    replays through the trusted path (a stored record, validated when it was stored).
+    """
+    if not events:
+        return facts_empty(num_players)
+    engine = get_engine(game)
+    recorder = FactsRecorder(engine, num_players)
+    for state in replay_states(engine, num_players, options, events, checked=checked):
+        recorder.see(state)
+    return recorder.facts(events=events, result=result)
+
+
+__all__ = [
+    "SEAT_CARDS",
+    "FactsRecorder",
+    "card_ids_in",
+    "facts_empty",
+    "record_facts_compute",
+    "seat_card_ids",
+]
