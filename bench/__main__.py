@@ -66,6 +66,7 @@ def main() -> None:
         # Announcements of the import rows go to a queue no worker reads.
         "CELERY_TASK_DEFAULT_QUEUE": "bench-unread",
         "CELERY_ANALYTICS_QUEUE": "bench-unread",
+        "CELERY_ANALYTICS_BULK_QUEUE": "bench-unread",
         "CELERY_SIMULATIONS_QUEUE": "bench-unread",
     }
     if env.get("CELERY_BROKER_URL"):
