@@ -4,9 +4,10 @@ from django.apps import AppConfig
 from django.core.signals import request_started
 
 
-def _sweeps_start(**kwargs: Any) -> None:
-    from core.background import sweeps_start
+def _serving(**kwargs: Any) -> None:
+    from core.background import serving_mark, sweeps_start
 
+    serving_mark()
     sweeps_start()
 
 
@@ -15,6 +16,7 @@ class CoreConfig(AppConfig):
     verbose_name = "Shared parts"
 
     def ready(self) -> None:
-        # Without a broker there is no beat: the first request of a serving process
-        # starts the sweeps in its background pool (core.background.sweeps_start).
-        request_started.connect(_sweeps_start, dispatch_uid="core.background.sweeps")
+        # Without a broker, tasks go to the background pool of a process that serves
+        # requests, and there is no beat: its first request starts the sweeps there
+        # (core.background).
+        request_started.connect(_serving, dispatch_uid="core.background.serving")

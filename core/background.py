@@ -12,7 +12,8 @@ embedded SQLite database takes one writer at a time), and at most
 ``BACKGROUND_QUEUE_MAX`` tasks wait or run; past that :class:`BackgroundFull` is
 raised and the caller leaves its work queued, as it does when a broker is down.
 ``BACKGROUND_WORKERS = 0`` runs the task in the caller, as eager Celery does (the
-test settings, so a test's transaction sees what the task wrote).
+test settings, so a test's transaction sees what the task wrote), and so does a
+process that serves no requests (a management command: :func:`serving_mark`).
 
 Tasks named in ``BACKGROUND_URGENT`` (a single upload's ingest) go ahead of the others
 waiting (a bulk import's batches), so one club's upload reaches its leaderboard while
@@ -64,10 +65,29 @@ def in_process() -> bool:
     return bool(current_app.conf.task_always_eager)
 
 
+_serving_pid = 0
+
+
+def serving_mark() -> None:
+    """This process serves requests: its pool may take tasks (``core.apps`` calls it).
+
+    Only a serving process outlives the tasks it queues. A management command
+    (``import_records``, ``demo_data``) would exit with its pool's work undone, so
+    its tasks run in it, as eager Celery runs them.
+    """
+    global _serving_pid
+    _serving_pid = os.getpid()
+
+
 def pool_used() -> bool:
-    """Whether :func:`task_submit` hands tasks to this process's threads (no broker, and
-    ``BACKGROUND_WORKERS`` above 0); otherwise it sends them, as ``.delay()`` does."""
-    return in_process() and int(getattr(settings, "BACKGROUND_WORKERS", 1)) > 0
+    """Whether :func:`task_submit` hands tasks to this process's threads (no broker, a
+    serving process, ``BACKGROUND_WORKERS`` above 0); otherwise it sends them, as
+    ``.delay()`` does (running them at once when there is no broker)."""
+    return (
+        in_process()
+        and _serving_pid == os.getpid()
+        and int(getattr(settings, "BACKGROUND_WORKERS", 1)) > 0
+    )
 
 
 def task_submit(
@@ -80,10 +100,10 @@ def task_submit(
     with the task's result once it ran in the pool (None if it failed); never when the
     task was sent to a worker.
     """
-    workers = int(getattr(settings, "BACKGROUND_WORKERS", 1))
-    if not in_process() or workers <= 0:
+    if not pool_used():
         current_app.signature(name, kwargs=dict(kwargs)).delay()
         return
+    workers = int(getattr(settings, "BACKGROUND_WORKERS", 1))
     global _pending
     with _lock:
         limit = int(getattr(settings, "BACKGROUND_QUEUE_MAX", 50))

@@ -27,6 +27,7 @@ def in_process_pool(settings):
     """The embedded default: no broker, a one-thread pool (bin/serve's settings)."""
     settings.BACKGROUND_WORKERS = 1
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    background.serving_mark()  # as a request does
     yield
     assert background.background_wait(timeout=120), "the pool drained"
 
@@ -190,6 +191,16 @@ def test_the_pools_sweep_ingests_what_a_restart_lost(
     assert background.background_wait(timeout=120)
     assert busy == set()
     assert background.sweeps_due(last=last, busy=busy, now=1002.0) == []
+
+
+def test_a_management_command_runs_the_ingest_in_itself(make_document, settings):
+    # It serves no requests: it would exit before its pool did the work.
+    settings.BACKGROUND_WORKERS = 1
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    background._serving_pid = 0
+    (outcome,) = records_import([(1, make_document(seed=390))])
+    assert background.background_pending() == 0
+    assert PlayerResult.objects.filter(record_id=outcome.record_id).exists()
 
 
 def test_sweeps_wait_while_the_pool_holds_work(in_process_pool, settings, held_ingest):
