@@ -5,7 +5,9 @@
 Runs against PostgreSQL (``DATABASE_URL``'s server): it creates its own
 database (``giftbox_bench``, or ``BENCH_DATABASE`` so that two people can run it
 on one server at once), migrates it, and drops it at the end. With
-``CELERY_BROKER_URL`` (Redis) it starts a real worker for the freshness figure.
+``CELERY_BROKER_URL`` (Redis) it starts real workers for the freshness figures
+(groups ``freshness`` and ``background``; ``background`` also runs the embedded
+default, ``runserver`` on SQLite, against the same server with a broker).
 Starts gunicorn itself (config/gunicorn.py, 2 workers, DEBUG off) with bare
 reference views (bench/urls.py). Prints the table and, with ``--json``, writes it.
 Figures on a shared machine are noisy: read the ratios, measured in the same run.
@@ -66,6 +68,7 @@ def main() -> None:
         # Announcements of the import rows go to a queue no worker reads.
         "CELERY_TASK_DEFAULT_QUEUE": "bench-unread",
         "CELERY_ANALYTICS_QUEUE": "bench-unread",
+        "CELERY_ANALYTICS_BULK_QUEUE": "bench-unread",
         "CELERY_SIMULATIONS_QUEUE": "bench-unread",
     }
     if env.get("CELERY_BROKER_URL"):
@@ -118,6 +121,11 @@ def main() -> None:
 
             figures.records_reset()  # the rebuild reads its own records alone
             rows += ingest_rows(10_000 if quick else 100_000)
+        if "background" not in skip:
+            from bench import background
+
+            rows += background.embedded_import_rows(workdir, 600 if quick else 2000, env)
+            rows += background.freshness_rows(workdir, 2000 if quick else 10_000, env)
         if "ratings" not in skip:
             from bench.ratings import ratings_rows
 

@@ -428,6 +428,7 @@ def freshness_rows(env: dict[str, str], samples: int) -> list[Row]:
         **env,
         "CELERY_TASK_DEFAULT_QUEUE": queue,
         "CELERY_ANALYTICS_QUEUE": queue,
+        "CELERY_ANALYTICS_BULK_QUEUE": queue,
         "CELERY_TASK_ALWAYS_EAGER": "0",
     }
     taken = []

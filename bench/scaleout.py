@@ -56,6 +56,7 @@ def main() -> int:
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "CELERY_TASK_DEFAULT_QUEUE": f"scale-default-{tag}",
         "CELERY_ANALYTICS_QUEUE": f"scale-analytics-{tag}",
+        "CELERY_ANALYTICS_BULK_QUEUE": f"scale-bulk-{tag}",
         "CELERY_IMPORTS_QUEUE": f"scale-imports-{tag}",
         "LOG_LEVEL": "WARNING",
     }
@@ -77,6 +78,7 @@ def main() -> int:
         print(f"{'ok  ' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}")
 
     documents = list(records_corpus(60, seed=77))
+    importer_queues = f"{env['CELERY_IMPORTS_QUEUE']},{env['CELERY_ANALYTICS_BULK_QUEUE']}"
     try:
         with (
             servers.Gunicorn(env, workers=2) as a,
@@ -84,8 +86,8 @@ def main() -> int:
             servers.CeleryWorker(
                 env, f"{env['CELERY_TASK_DEFAULT_QUEUE']},{env['CELERY_ANALYTICS_QUEUE']}"
             ),
-            servers.CeleryWorker(env, env["CELERY_IMPORTS_QUEUE"]),
-            servers.CeleryWorker(env, env["CELERY_IMPORTS_QUEUE"]),
+            servers.CeleryWorker(env, importer_queues),
+            servers.CeleryWorker(env, importer_queues),
         ):
             from analytics.models import PlayerResult
             from replays.models import Record

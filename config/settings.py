@@ -121,7 +121,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # for the other writer, instead of failing with "database is locked" when a read
     # turns into a write; WAL lets pages read while a game is being stored.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+        {
+            "transaction_mode": "IMMEDIATE",
+            # Seconds a writer waits for the other one. The longest write transaction is
+            # a bulk import's batch (BULK_BATCH records) or an ingest's scope recompute:
+            # seconds on a laptop, well inside this.
+            "timeout": float(os.environ.get("SQLITE_TIMEOUT", "60")),
+            "init_command": "PRAGMA journal_mode=WAL;",
+        }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -329,8 +336,18 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # Without a broker, long tasks (a balance-lab run) go to a bounded pool of threads in
 # the web process (core.background) instead of running inside the request: this many
 # threads (one suits SQLite's one writer), and at most this many tasks waiting or running.
+# The analytics ingest of stored records goes there too, so an import answers as fast as
+# with a broker; a single upload's ingest (BACKGROUND_URGENT) goes ahead of a bulk
+# import's batches. The pool also runs the sweeps beat would run (BACKGROUND_SWEEPS, at
+# their beat intervals, when it is idle): they pick up what a restart lost from memory.
 BACKGROUND_WORKERS = int(os.environ.get("BACKGROUND_WORKERS", "1"))
-BACKGROUND_QUEUE_MAX = int(os.environ.get("BACKGROUND_QUEUE_MAX", "50"))
+BACKGROUND_QUEUE_MAX = int(os.environ.get("BACKGROUND_QUEUE_MAX", "200"))
+BACKGROUND_URGENT = ("analytics.record_ingest",)
+BACKGROUND_SWEEPS = (
+    "dispatch-pending-announcements",
+    "import-jobs-sweep",
+    "analytics-ingest-sweep",
+)
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "giftbox")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -353,14 +370,23 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # (docs/performance.md, "Scale-out"). Other tasks use the default queue.
 CELERY_IMPORTS_QUEUE = os.environ.get("CELERY_IMPORTS_QUEUE", "imports")
 CELERY_ANALYTICS_QUEUE = os.environ.get("CELERY_ANALYTICS_QUEUE", "analytics")
+# A bulk import's ingest batches (analytics.records_ingest) on a queue of their own, read
+# by the import workers: a 10,000-game import's minutes of ingest never stand in front of
+# a single upload's ingest on the analytics queue (docs/operations.md, "Queues").
+CELERY_ANALYTICS_BULK_QUEUE = os.environ.get("CELERY_ANALYTICS_BULK_QUEUE", "analytics_bulk")
 # The balance lab's bot games on a queue of their own: thousands of simulated games
 # never wait in front of an upload's ingest (an exact name wins over "analytics.*").
 CELERY_SIMULATIONS_QUEUE = os.environ.get("CELERY_SIMULATIONS_QUEUE", "simulations")
 CELERY_TASK_ROUTES = {
     "analytics.simulation_run": {"queue": CELERY_SIMULATIONS_QUEUE},
     "replays.import_job_run": {"queue": CELERY_IMPORTS_QUEUE},
+    "analytics.records_ingest": {"queue": CELERY_ANALYTICS_BULK_QUEUE},
     "analytics.*": {"queue": CELERY_ANALYTICS_QUEUE},
 }
+# A worker reserves one message per process beyond those it runs: a batch or an import
+# chunk runs for seconds, and one more held by a busy process would wait for it while
+# another process idles.
+CELERY_WORKER_PREFETCH_MULTIPLIER = int(os.environ.get("CELERY_WORKER_PREFETCH_MULTIPLIER", "1"))
 # Processes that check the rules of a bulk import (replays.bulk); 0: in the request.
 IMPORT_WORKERS = int(os.environ.get("IMPORT_WORKERS", str(os.cpu_count() or 1)))
 # A stored record with no derived rows after this long is ingested by the sweep.

@@ -20,6 +20,9 @@ CELERY_TASK_ALWAYS_EAGER = True
 # Background tasks run in the caller, as eager Celery runs them, so a test's own
 # transaction sees what they wrote; tests of the in-process pool set a worker.
 BACKGROUND_WORKERS = 0
+# No sweeps of their own in a test's pool (a thread that outlives the test): the tests of
+# the sweeps call core.background.sweeps_due themselves.
+BACKGROUND_SWEEPS = ()
 # Each test run its own cache: a Redis cache shared with other runs would carry
 # throttle counts and cached replays from one test database into another.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -12,19 +12,30 @@ embedded SQLite database takes one writer at a time), and at most
 ``BACKGROUND_QUEUE_MAX`` tasks wait or run; past that :class:`BackgroundFull` is
 raised and the caller leaves its work queued, as it does when a broker is down.
 ``BACKGROUND_WORKERS = 0`` runs the task in the caller, as eager Celery does (the
-test settings, so a test's transaction sees what the task wrote).
+test settings, so a test's transaction sees what the task wrote), and so does a
+process that serves no requests (a management command: :func:`serving_mark`).
+
+Tasks named in ``BACKGROUND_URGENT`` (a single upload's ingest) go ahead of the others
+waiting (a bulk import's batches), so one club's upload reaches its leaderboard while
+another club's history is still being ingested.
 
 Work in the pool lives as long as the process: a job cut short by a restart stays
 unfinished, as one is when a worker dies; tasks must be idempotent so that sending
-them again finishes the work.
+them again finishes the work. Without a broker there is no beat either, so the pool
+runs the sweeps itself (:func:`sweeps_start`, ``BACKGROUND_SWEEPS``): they find what a
+restart lost (records with no analytics, announcements and import jobs never sent).
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
+import os
 import queue
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
+from datetime import timedelta
 from typing import Any
 
 from celery import current_app
@@ -35,9 +46,14 @@ logger = logging.getLogger("core.background")
 
 _lock = threading.Lock()
 _idle = threading.Condition(_lock)
-_tasks: queue.SimpleQueue[tuple[str, dict[str, Any]]] = queue.SimpleQueue()
+# (0 urgent / 1 other, arrival order, task name, kwargs, what to call with its result):
+# urgent first, then first come.
+_Entry = tuple[int, int, str, dict[str, Any], Callable[[Any], None] | None]
+_tasks: queue.PriorityQueue[_Entry] = queue.PriorityQueue()
+_arrivals = itertools.count()
 _threads: list[threading.Thread] = []
 _pending = 0
+_pending_by_name: dict[str, int] = {}
 
 
 class BackgroundFull(RuntimeError):
@@ -49,22 +65,52 @@ def in_process() -> bool:
     return bool(current_app.conf.task_always_eager)
 
 
-def task_submit(name: str, *, kwargs: Mapping[str, Any]) -> None:
+_serving_pid = 0
+
+
+def serving_mark() -> None:
+    """This process serves requests: its pool may take tasks (``core.apps`` calls it).
+
+    Only a serving process outlives the tasks it queues. A management command
+    (``import_records``, ``demo_data``) would exit with its pool's work undone, so
+    its tasks run in it, as eager Celery runs them.
+    """
+    global _serving_pid
+    _serving_pid = os.getpid()
+
+
+def pool_used() -> bool:
+    """Whether :func:`task_submit` hands tasks to this process's threads (no broker, a
+    serving process, ``BACKGROUND_WORKERS`` above 0); otherwise it sends them, as
+    ``.delay()`` does (running them at once when there is no broker)."""
+    return (
+        in_process()
+        and _serving_pid == os.getpid()
+        and int(getattr(settings, "BACKGROUND_WORKERS", 1)) > 0
+    )
+
+
+def task_submit(
+    name: str, *, kwargs: Mapping[str, Any], then: Callable[[Any], None] | None = None
+) -> None:
     """Run the Celery task ``name`` in the background: on a worker, or in this process's pool.
 
     Raises what ``.delay()`` raises when the broker is down, and :class:`BackgroundFull`
-    when the in-process pool is full; in both cases nothing runs.
+    when the in-process pool is full; in both cases nothing runs. ``then`` is called
+    with the task's result once it ran in the pool (None if it failed); never when the
+    task was sent to a worker.
     """
-    workers = int(getattr(settings, "BACKGROUND_WORKERS", 1))
-    if not in_process() or workers <= 0:
+    if not pool_used():
         current_app.signature(name, kwargs=dict(kwargs)).delay()
         return
+    workers = int(getattr(settings, "BACKGROUND_WORKERS", 1))
     global _pending
     with _lock:
         limit = int(getattr(settings, "BACKGROUND_QUEUE_MAX", 50))
         if _pending >= limit:
             raise BackgroundFull(f"{_pending} background tasks are waiting or running.")
         _pending += 1
+        _pending_by_name[name] = _pending_by_name.get(name, 0) + 1
         # Daemon threads: stopping the server (Ctrl-C, a code reload) never waits for a
         # long job; one cut short stays unfinished, as when a worker dies.
         _threads[:] = [thread for thread in _threads if thread.is_alive()]
@@ -72,35 +118,114 @@ def task_submit(name: str, *, kwargs: Mapping[str, Any]) -> None:
             thread = threading.Thread(target=_work, name="background", daemon=True)
             thread.start()
             _threads.append(thread)
-        _tasks.put((name, dict(kwargs)))
+        rank = 0 if name in getattr(settings, "BACKGROUND_URGENT", ()) else 1
+        _tasks.put((rank, next(_arrivals), name, dict(kwargs), then))
 
 
 def _work() -> None:
     while True:
-        name, kwargs = _tasks.get()
-        _run(name, kwargs)
+        _rank, _arrival, name, kwargs, then = _tasks.get()
+        _run(name, kwargs, then)
 
 
-def _run(name: str, kwargs: dict[str, Any]) -> None:
+def _run(name: str, kwargs: dict[str, Any], then: Callable[[Any], None] | None) -> None:
     global _pending
+    result = None
     try:
-        current_app.signature(name, kwargs=kwargs).apply(throw=True)
+        result = current_app.signature(name, kwargs=kwargs).apply(throw=True).result
     except Exception:
         logger.exception("background task %s %s failed", name, kwargs)
     finally:
         connections.close_all()  # this thread's own connections; the next task opens its own
-        with _lock:
-            _pending -= 1
-            _idle.notify_all()
+        try:
+            if then is not None:
+                then(result)
+        finally:
+            with _lock:
+                _pending -= 1
+                _pending_by_name[name] -= 1
+                _idle.notify_all()
 
 
-def background_pending() -> int:
-    """Tasks waiting or running in this process's pool."""
+def background_pending(name: str | None = None) -> int:
+    """Tasks waiting or running in this process's pool (those named ``name``, if given)."""
     with _lock:
-        return _pending
+        return _pending if name is None else _pending_by_name.get(name, 0)
 
 
 def background_wait(timeout: float | None = None) -> bool:
     """Wait until the pool has nothing waiting or running; False if ``timeout`` passed first."""
     with _lock:
         return _idle.wait_for(lambda: _pending == 0, timeout=timeout)
+
+
+# --- the sweeps, without beat --------------------------------------------------------------
+
+_sweeper: threading.Thread | None = None
+_sweeper_pid = 0
+
+
+def sweeps_start() -> bool:
+    """Start this process's sweeper thread once, if the pool is used; True if it started.
+
+    Called as a request begins (``core.apps``): a web process that serves runs the sweeps,
+    a management command never does. A forked process starts its own.
+    """
+    global _sweeper, _sweeper_pid
+    if _sweeper_pid == os.getpid():  # every request asks: the answer is known
+        return False
+    if not pool_used() or not getattr(settings, "BACKGROUND_SWEEPS", ()):
+        return False
+    with _lock:
+        if _sweeper is not None and _sweeper_pid == os.getpid() and _sweeper.is_alive():
+            return False
+        _sweeper_pid = os.getpid()
+        _sweeper = threading.Thread(target=_sweep_forever, name="background-sweeps", daemon=True)
+        _sweeper.start()
+    return True
+
+
+def _sweep_forever() -> None:
+    last: dict[str, float] = {}
+    busy: set[str] = set()
+    while True:
+        try:
+            sweeps_due(last=last, busy=busy)
+        except Exception:
+            logger.exception("background sweeps")
+        time.sleep(float(getattr(settings, "BACKGROUND_SWEEP_TICK_SECONDS", 5)))
+
+
+def sweeps_due(*, last: dict[str, float], busy: set[str], now: float | None = None) -> list[str]:
+    """Hand the pool the beat entries named in ``BACKGROUND_SWEEPS`` that are due.
+
+    An entry is due when the pool is idle (a sweep would otherwise find work the pool
+    already holds, and do it twice) and either it never ran, its beat interval passed,
+    or its last run found work (it returns a count: there may be more, as after a
+    restart that lost a large import's ingest). ``last`` and ``busy`` carry what earlier
+    calls saw (when each was sent; which found work). Sweeps run in the pool, so the
+    embedded database still has one background writer. Returns the entries sent.
+    """
+    now = time.monotonic() if now is None else now
+    if background_pending():
+        return []
+    sent = []
+    for entry in getattr(settings, "BACKGROUND_SWEEPS", ()):
+        beat = settings.CELERY_BEAT_SCHEDULE[entry]
+        schedule = beat["schedule"]
+        interval = schedule.total_seconds() if isinstance(schedule, timedelta) else 60.0
+        if entry in last and entry not in busy and now - last[entry] < interval:
+            continue
+        last[entry] = now
+        busy.discard(entry)
+
+        def found(result: Any, entry: str = entry) -> None:
+            if isinstance(result, int) and result > 0:
+                busy.add(entry)
+
+        try:
+            task_submit(beat["task"], kwargs={}, then=found)
+        except BackgroundFull:
+            break
+        sent.append(entry)
+    return sent

@@ -26,11 +26,13 @@ from django.db.models import F, QuerySet
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from core import background
 from core.api.parsers import upload_limit
 from core.errors import BadRequest, ServiceError
 from core.inputs import MAX_DEPTH, TooLarge, json_loads
 from replays.bulk import BATCH_SIZE, records_import
 from replays.models import ImportChunk, ImportJob
+from replays.selectors import records_awaiting_analytics
 
 logger = logging.getLogger(__name__)
 
@@ -134,6 +136,9 @@ def import_job_create(
 def import_job_dispatch(*, job_id: int) -> bool:
     """Send the job's tasks to the ``imports`` queue; False if the broker refused them.
 
+    Without a broker the job goes to the web process's background pool
+    (``core.background``): the request that uploaded it answers at once, as with one.
+
     The job is committed before this runs, so a broker that is down costs only time:
     the failure is logged and kept on the job (``attempts``, ``last_error``), and the
     periodic sweep (:func:`import_jobs_sweep`) sends it again. Sending a job twice is
@@ -143,11 +148,15 @@ def import_job_dispatch(*, job_id: int) -> bool:
     if job is None:
         return False
     tasks = max(1, min(MAX_TASKS, job.chunks - job.chunks_done))
+    if background.pool_used():
+        tasks = 1  # the pool's threads take one task at a time: one runs every chunk
     try:
         for _ in range(tasks):
-            current_app.signature(RUN_TASK, kwargs={"job_id": job_id}).delay()
+            background.task_submit(RUN_TASK, kwargs={"job_id": job_id})
     except Exception as exc:  # kombu's OperationalError and friends: the broker is down
-        if current_app.conf.task_always_eager:  # run in-process: the import itself failed
+        if isinstance(exc, background.BackgroundFull):
+            logger.info("import job %s waits for room in the background pool: %s", job_id, exc)
+        elif current_app.conf.task_always_eager:  # run in-process: the import itself failed
             logger.exception("import job %s failed; the sweep sends it again", job_id)
         else:
             logger.warning("import job %s not sent to a worker (the sweep will): %s", job_id, exc)
@@ -279,6 +288,11 @@ def import_job_json(job: ImportJob) -> dict[str, Any]:
         .values_list("refusals", flat=True)
         for refusal in refusals
     ]
+    stored_ids = [
+        record_id
+        for ids in job.chunk_rows.filter(done=True).values_list("record_ids", flat=True)
+        for record_id in ids
+    ]
     return {
         "id": job.pk,
         "lines": job.lines,
@@ -288,6 +302,8 @@ def import_job_json(job: ImportJob) -> dict[str, Any]:
         "chunks": job.chunks,
         "chunks_done": job.chunks_done,
         "done": job.done,
+        # Stored records analytics has not taken in yet: the dashboards are catching up.
+        "analytics_pending": records_awaiting_analytics(record_ids=stored_ids),
         "created_at": job.created_at.isoformat(),
         "finished_at": job.finished_at.isoformat() if job.finished_at else None,
         "refusals": refusals,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -348,3 +349,23 @@ def record_row(record: Record) -> RecordRow:
         simulated=record.simulated,
         demo=record.simulated and (record.meta or {}).get("source") == DEMO_SOURCE,
     )
+
+
+def records_awaiting_analytics(*, record_ids: Iterable[int]) -> int:
+    """How many of these records analytics has not taken in yet (no per-seat results).
+
+    Analytics writes one result row per seat when it ingests a record; until then the
+    record is stored but missing from the dashboards and leaderboards. With a broker
+    the ingest runs on a worker, without one in the web process's background pool:
+    either way after the upload's answer, which says how many are still on their way.
+    """
+    ids = sorted(set(record_ids))
+    waiting = 0
+    for start in range(0, len(ids), AWAITING_CHUNK):
+        waiting += Record.objects.filter(
+            pk__in=ids[start : start + AWAITING_CHUNK], player_results__isnull=True
+        ).count()
+    return waiting
+
+
+AWAITING_CHUNK = 5000  # ids per query: well under SQLite's limit on a query's parameters

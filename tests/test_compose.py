@@ -48,3 +48,30 @@ def test_every_queue_a_task_is_routed_to_has_a_compose_worker():
             read |= set(command.split("-Q", 1)[1].split()[0].split(","))
     assert queues <= read, queues - read
     assert "simulations" in queues
+
+
+def _queues_read(service: str) -> set[str]:
+    command = COMPOSE["services"][service]["command"]
+    return set(command.split("-Q", 1)[1].split()[0].split(","))
+
+
+def test_a_single_uploads_ingest_never_shares_a_worker_with_bulk_batches():
+    from celery import current_app
+
+    router = current_app.amqp.Router()
+
+    def queue_of(task: str) -> str:
+        return router.route({}, task)["queue"].name
+
+    single, bulk = queue_of("analytics.record_ingest"), queue_of("analytics.records_ingest")
+    assert (single, bulk) == ("analytics", "analytics_bulk")
+    readers = {
+        name
+        for name in COMPOSE["services"]
+        if name != "beat" and "-Q" in str(COMPOSE["services"][name].get("command", ""))
+    }
+    assert {name for name in readers if single in _queues_read(name)} == {"worker"}
+    assert {name for name in readers if bulk in _queues_read(name)} == {"importer"}
+    # As docs/operations.md documents them.
+    assert "-Q giftbox,analytics " in OPERATIONS
+    assert "-Q imports,analytics_bulk " in OPERATIONS

@@ -178,6 +178,10 @@ class BulkResultSerializer(serializers.Serializer):
     stored = serializers.IntegerField()
     present = serializers.IntegerField()
     refused = serializers.IntegerField()
+    analytics_pending = serializers.IntegerField(
+        help_text="Records of this upload not yet in the dashboards and leaderboards "
+        "(their analytics run in the background)."
+    )
     items = serializers.ListField(child=serializers.DictField())
 
 

@@ -323,7 +323,10 @@ class RecordBulkView(APIView):
             key: sum(1 for item in items if item["status"] == key)
             for key in ("stored", "present", "refused")
         }
-        return Response({**tally, "items": items})
+        pending = selectors.records_awaiting_analytics(
+            record_ids=[item["id"] for item in items if "id" in item]
+        )
+        return Response({**tally, "analytics_pending": pending, "items": items})
 
 
 class _StreamBody(BaseParser):

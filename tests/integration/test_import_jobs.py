@@ -155,6 +155,7 @@ def test_import_cut_off_mid_way_keeps_what_committed_and_runs_again_exactly_once
         CELERY_TASK_ALWAYS_EAGER="0",
         CELERY_TASK_DEFAULT_QUEUE=queue,
         CELERY_ANALYTICS_QUEUE=queue,
+        CELERY_ANALYTICS_BULK_QUEUE=queue,
     )
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

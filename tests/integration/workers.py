@@ -74,6 +74,7 @@ def worker_env(*, broker: str, queue: str, **extra: str) -> dict[str, str]:
         "CELERY_TASK_DEFAULT_QUEUE": queue,
         # Whatever the worker itself sends (analytics, imports) stays on this queue too.
         "CELERY_ANALYTICS_QUEUE": queue,
+        "CELERY_ANALYTICS_BULK_QUEUE": queue,
         "CELERY_IMPORTS_QUEUE": queue,
         "CELERY_SIMULATIONS_QUEUE": queue,
         **extra,
