@@ -152,7 +152,7 @@ def test_a_recompute_reads_the_scope_in_one_query(monkeypatch):
     reads = [
         q["sql"]
         for q in queries.captured_queries
-        if q["sql"].lstrip().upper().startswith(("SELECT", "DECLARE", "FETCH"))
+        if q["sql"].lstrip().upper().startswith(("SELECT", "DECLARE", "FETCH", "COPY"))
         and ("replays_record" in q["sql"] or "replays_seat" in q["sql"])
     ]
     assert len(reads) == 1, reads
