@@ -46,9 +46,9 @@ from typing import Any
 import orjson
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection, transaction
-from django.db.models import F, Func, JSONField, OuterRef, Q, QuerySet, TextField, Window
+from django.db.models import Func, JSONField, OuterRef, Q, QuerySet, TextField
 from django.db.models.fields.json import KeyTransform
-from django.db.models.functions import Cast, RowNumber
+from django.db.models.functions import Cast
 
 from analytics.models import PlayerRating, RatingApplication, RatingHistory, RatingScope
 from analytics.rating_model import MODEL, plackett_luce
@@ -64,7 +64,7 @@ from replays.models import Record, Seat
 
 logger = logging.getLogger(__name__)
 CHUNK = 2000  # rows per bulk_create batch (not PostgreSQL, which copies)
-READ_CHUNK = 10_000  # rows the read query fetches at a time (a server-side cursor)
+READ_CHUNK = 10_000  # rows the read query fetches at a time (not PostgreSQL, which copies)
 WRITE_BATCH = 20_000  # records applied between two writes of their applications
 Key = tuple[datetime, int]  # (order_at, record id)
 
@@ -450,27 +450,6 @@ def _from(start: Key) -> Q:
     return Q(order_at__gt=at) | Q(order_at=at, record_id__gte=record_id)
 
 
-def _restore(scope: RatingScope, players: set[int], start: Key) -> dict[int, PlayerState]:
-    """Each player's state just before ``start``: their last history row before it."""
-    before = RatingHistory.objects.filter(scope=scope, player_id__in=players).exclude(_from(start))
-    if connection.vendor == "postgresql":
-        rows: Iterable[RatingHistory] = before.order_by(
-            "player_id", "-order_at", "-record_id"
-        ).distinct("player_id")
-    else:  # one query too: each player's newest row before ``start`` by a window function
-        rows = before.annotate(
-            newest=Window(
-                RowNumber(),
-                partition_by=[F("player_id")],
-                order_by=[F("order_at").desc(), F("record_id").desc()],
-            )
-        ).filter(newest=1)
-    return {
-        r.player_id: PlayerState(r.mu, r.sigma, r.games, r.wins, r.score_total, r.order_at)
-        for r in rows
-    }
-
-
 def _outcomes(records: QuerySet[Record]) -> Iterator[Outcome]:
     """The records' outcomes in order: one query, streamed.
 
@@ -672,60 +651,137 @@ APPLICATION_ROW = struct.Struct("!h" + "iq" * 3 + "i16s")
 def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
     """Recompute ``scope`` from ``start`` (None: from nothing); the caller holds its lock.
 
-    Returns how many records were applied.
+    Returns how many records were applied. From a point, only the records whose
+    ratings can change are applied again (:func:`_recompute_from`).
     """
-    history = RatingHistory.objects.filter(scope=scope)
-    applications = RatingApplication.objects.filter(scope=scope)
-    records = scope_records(scope)
-    if start is None:
-        affected: set[int] = set()
-        history.delete()
-        applications.delete()
-        PlayerRating.objects.filter(scope=scope).delete()
-        states: dict[int, PlayerState] = {}
-    else:
-        later = history.filter(_from(start))
-        affected = set(later.values_list("player_id", flat=True).distinct())
-        later.delete()
-        applications.filter(_from(start)).delete()
-        at, record_id = start
-        records = records.filter(Q(order_at__gt=at) | Q(order_at=at, id__gte=record_id))
-    # Read whole before the first write: on PostgreSQL the read is a COPY, which holds
-    # the connection until its last row.
-    outcomes = list(_outcomes(records))
-    touched: set[int] | None = None  # whose rating rows change; None: all (from nothing)
     if start is not None:
-        # Every player of a record from ``start`` on resumes from their last rating before
-        # it: also those whose later records had not been applied yet (records ingested
-        # out of order, a worker killed mid-ingest), not only those with history after it.
-        players = {p for outcome in outcomes for p in outcome.players}
-        states = _restore(scope, affected | players, start)
-        touched = affected | {p for o in outcomes if o.rateable for p in o.players}
-    applied = 0
-    last: Key | None = None
-    batch: list[Outcome] = []
-    for outcome in outcomes:  # applied and written a batch at a time
-        if not outcome.rateable:
-            continue
-        batch.append(outcome)
-        if len(batch) >= WRITE_BATCH:
-            _batch_apply(scope, batch, states)
-            applied, last, batch = applied + len(batch), batch[-1].key, []
-    if batch:
-        _batch_apply(scope, batch, states)
-        applied, last = applied + len(batch), batch[-1].key
-    _ratings_save(
-        scope,
-        {p: states.get(p) for p in (states if touched is None else touched)},
-        fresh=start is None,
+        applied = _recompute_from(scope, start)
+    else:
+        RatingHistory.objects.filter(scope=scope).delete()
+        RatingApplication.objects.filter(scope=scope).delete()
+        PlayerRating.objects.filter(scope=scope).delete()
+        # Read whole before the first write: on PostgreSQL the read is a COPY, which
+        # holds the connection until its last row.
+        outcomes = [o for o in _outcomes(scope_records(scope)) if o.rateable]
+        states: dict[int, PlayerState] = {}
+        for offset in range(0, len(outcomes), WRITE_BATCH):  # written a batch at a time
+            _batch_apply(scope, outcomes[offset : offset + WRITE_BATCH], states)
+        _ratings_save(scope, dict(states), fresh=True)
+        applied = len(outcomes)
+    previous = (
+        RatingApplication.objects.filter(scope=scope)
+        .order_by("-order_at", "-record_id")
+        .values_list("order_at", "record_id")
+        .first()
     )
-    if last is None:  # nothing from ``start`` on: the last applied record is before it
-        previous = applications.order_by("-order_at", "-record_id").first()
-        last = (previous.order_at, previous.record_id) if previous else None
-    scope.last_at, scope.last_record_id = last if last else (None, None)
+    scope.last_at, scope.last_record_id = previous if previous else (None, None)
     scope.recomputes += 1
     scope.save(update_fields=["last_at", "last_record_id", "recomputes", "updated_at"])
     return applied
+
+
+def _recompute_from(scope: RatingScope, start: Key) -> int:
+    """Bring the scope's records from ``start`` on up to date; returns how many were applied.
+
+    A record's ratings depend only on its players' states before it, so only the
+    records downstream of a change are applied again: the changed ones (counted but
+    not applied, applied with another key or result, applied but no longer counted:
+    a late record, a correction, a void, records ingested out of order) and, in
+    order, every later record that seats a player of one already redone (or of a
+    removed one). Each such player resumes from their last history row before the
+    first record of theirs that is redone; the other records keep their rows.
+    """
+    records = scope_records(scope).filter(
+        Q(order_at__gt=start[0]) | Q(order_at=start[0], id__gte=start[1])
+    )
+    outcomes = [o for o in _outcomes(records) if o.rateable]
+    counted = {o.record_id: o for o in outcomes}
+    stored = {
+        record_id: (at, fingerprint)
+        for record_id, at, fingerprint in RatingApplication.objects.filter(scope=scope)
+        .filter(_from(start))
+        .values_list("record_id", "order_at", "fingerprint")
+    }
+    stale = {
+        record_id
+        for record_id, (at, fingerprint) in stored.items()
+        if (o := counted.get(record_id)) is None or (o.order_at, o.fingerprint) != (at, fingerprint)
+    }
+    # Each player whose ratings change, from which key on (the first record of theirs
+    # redone or removed).
+    since: dict[int, Key] = {}
+    if stale:
+        for player, at, record_id in (
+            RatingHistory.objects.filter(scope=scope, record_id__in=stale)
+            .filter(_from(start))
+            .values_list("player_id", "order_at", "record_id")
+        ):
+            since[player] = min(since.get(player, (at, record_id)), (at, record_id))
+    redo: list[Outcome] = []
+    for outcome in outcomes:
+        key = outcome.key
+        if (
+            outcome.record_id not in stored
+            or outcome.record_id in stale
+            or any(p in since and since[p] < key for p in outcome.players)
+        ):
+            redo.append(outcome)
+            for p in outcome.players:
+                if p not in since or key < since[p]:
+                    since[p] = key
+    gone = stale | {o.record_id for o in redo if o.record_id in stored}
+    if gone:
+        RatingHistory.objects.filter(scope=scope, record_id__in=gone).filter(_from(start)).delete()
+        RatingApplication.objects.filter(scope=scope, record_id__in=gone).delete()
+    states = _restore_each(scope, since)
+    for offset in range(0, len(redo), WRITE_BATCH):
+        _batch_apply(scope, redo[offset : offset + WRITE_BATCH], states)
+    _ratings_save(scope, {p: states.get(p) for p in since})
+    return len(redo)
+
+
+def _restore_each(scope: RatingScope, since: dict[int, Key]) -> dict[int, PlayerState]:
+    """Each player's state just before their key: their last history row before it."""
+    if not since:
+        return {}
+    if connection.vendor == "postgresql":  # one query, one index descent per player
+        players = list(since)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""
+                SELECT t.player_id, h.mu, h.sigma, h.games, h.wins, h.score_total, h.order_at
+                FROM unnest(%s::bigint[], %s::timestamptz[], %s::bigint[])
+                    AS t(player_id, at, record_id)
+                CROSS JOIN LATERAL (
+                    SELECT mu, sigma, games, wins, score_total, order_at
+                    FROM {RatingHistory._meta.db_table} h
+                    WHERE h.player_id = t.player_id AND h.scope_id = %s
+                        AND (h.order_at, h.record_id) < (t.at, t.record_id)
+                    ORDER BY h.order_at DESC, h.record_id DESC
+                    LIMIT 1
+                ) h
+                """,
+                [
+                    players,
+                    [since[p][0] for p in players],
+                    [since[p][1] for p in players],
+                    scope.pk,
+                ],
+            )
+            return {row[0]: PlayerState(*row[1:]) for row in cursor.fetchall()}
+    states = {}
+    for player, key in since.items():
+        row = (
+            RatingHistory.objects.filter(scope=scope, player_id=player)
+            .exclude(_from(key))
+            .order_by("-order_at", "-record_id")
+            .first()
+        )
+        if row is not None:
+            states[player] = PlayerState(
+                row.mu, row.sigma, row.games, row.wins, row.score_total, row.order_at
+            )
+    return states
 
 
 # --- full recompute -------------------------------------------------------------------------
