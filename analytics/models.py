@@ -176,15 +176,21 @@ class RatingHistory(models.Model):
 
     class Meta:
         verbose_name_plural = "rating history"
+        # Two indexes, each serving several reads, because a full recompute writes every
+        # row of a scope and pays for each index per row: (scope, order_at, record,
+        # player) is the scope in order (a recompute's "from this point on", a season's
+        # chart) and makes a row unique per record and player (a record has one order_at
+        # in a scope); (player, scope, order_at, record) is a player's rows (their
+        # chart, their state just before a late record).
         constraints = [
             models.UniqueConstraint(
-                fields=["scope", "record", "player"], name="rating_history_unique"
+                fields=["scope", "order_at", "record", "player"], name="rating_history_in_order"
             ),
         ]
         indexes = [
-            models.Index(fields=["scope", "order_at", "record"]),
-            models.Index(fields=["scope", "player", "order_at", "record"]),
-            models.Index(fields=["player", "order_at"]),
+            models.Index(
+                fields=["player", "scope", "order_at", "record"], name="rating_history_player"
+            ),
         ]
 
 

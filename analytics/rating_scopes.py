@@ -6,8 +6,8 @@ not voided entry in any season of the club's leagues; a season scope those with 
 not voided entry in that season. A record with a bot seat counts nowhere, even when
 it is not marked simulated (a player made a bot after the fact, until the
 re-announced record is ingested): a second guard behind ``Record.simulated``.
-:func:`record_scope_specs` answers for one record, :func:`scope_records` for one
-scope, :func:`all_scope_specs` for all.
+:func:`record_scope_specs` answers for one record (:func:`records_scope_specs` for
+many), :func:`scope_records` for one scope, :func:`all_scope_specs` for all.
 """
 
 from __future__ import annotations
@@ -50,20 +50,31 @@ def bot_seat() -> Exists:
 
 def record_scope_specs(*, record: Record) -> dict[str, ScopeSpec]:
     """The scopes ``record`` should count in now (none when it is bot play)."""
-    if record.simulated or Record.objects.filter(pk=record.pk).filter(bot_seat()).exists():
-        return {}
-    specs = {
-        game_scope_key(record.game): ScopeSpec(game_scope_key(record.game), "game", record.game)
-    }
-    entries = SeasonEntry.objects.filter(record=record, voided_at__isnull=True).values_list(
-        "season_id", "season__league__club_id"
-    )
-    for season_id, club_id in entries:
+    return records_scope_specs(records=[record])[record.pk]
+
+
+def records_scope_specs(*, records: list[Record]) -> dict[int, dict[str, ScopeSpec]]:
+    """:func:`record_scope_specs` for many records at once (two queries): {record id: specs}."""
+    ids = [r.pk for r in records if not r.simulated]
+    bots = set(Record.objects.filter(pk__in=ids).filter(bot_seat()).values_list("pk", flat=True))
+    out: dict[int, dict[str, ScopeSpec]] = {}
+    for record in records:
+        if record.simulated or record.pk in bots:
+            out[record.pk] = {}
+            continue
+        key = game_scope_key(record.game)
+        out[record.pk] = {key: ScopeSpec(key, "game", record.game)}
+    games = {r.pk: r.game for r in records}
+    entries = SeasonEntry.objects.filter(
+        record_id__in=[pk for pk, specs in out.items() if specs], voided_at__isnull=True
+    ).values_list("record_id", "season_id", "season__league__club_id")
+    for record_id, season_id, club_id in entries:
+        specs, game = out[record_id], games[record_id]
         key = season_scope_key(season_id)
-        specs[key] = ScopeSpec(key, "season", record.game, club_id, season_id)
-        key = club_scope_key(club_id, record.game)
-        specs[key] = ScopeSpec(key, "club", record.game, club_id)
-    return specs
+        specs[key] = ScopeSpec(key, "season", game, club_id, season_id)
+        key = club_scope_key(club_id, game)
+        specs[key] = ScopeSpec(key, "club", game, club_id)
+    return out
 
 
 def scope_records(scope: RatingScope) -> QuerySet[Record]:

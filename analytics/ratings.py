@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import logging
+import re
 import struct
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -45,8 +46,9 @@ from typing import Any
 import orjson
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection, transaction
-from django.db.models import F, OuterRef, Q, QuerySet, TextField, Window
-from django.db.models.functions import Cast, RowNumber
+from django.db.models import Func, JSONField, OuterRef, Q, QuerySet, TextField
+from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Cast
 
 from analytics.models import PlayerRating, RatingApplication, RatingHistory, RatingScope
 from analytics.rating_model import MODEL, plackett_luce
@@ -54,6 +56,7 @@ from analytics.rating_scopes import (
     ScopeSpec,
     all_scope_specs,
     record_scope_specs,
+    records_scope_specs,
     scope_get_locked,
     scope_records,
 )
@@ -61,7 +64,7 @@ from replays.models import Record, Seat
 
 logger = logging.getLogger(__name__)
 CHUNK = 2000  # rows per bulk_create batch (not PostgreSQL, which copies)
-READ_CHUNK = 10_000  # rows the read query fetches at a time (a server-side cursor)
+READ_CHUNK = 10_000  # rows the read query fetches at a time (not PostgreSQL, which copies)
 WRITE_BATCH = 20_000  # records applied between two writes of their applications
 Key = tuple[datetime, int]  # (order_at, record id)
 
@@ -177,10 +180,103 @@ def ratings_apply(*, record: Record) -> dict[str, str]:
     return done
 
 
-def ratings_apply_records(*, records: Iterable[Record]) -> None:
-    """:func:`ratings_apply` for each of a batch's records, in the order given."""
-    for record in records:  # the per-record form
-        ratings_apply(record=record)
+def ratings_apply_records(*, records: list[Record]) -> None:
+    """:func:`ratings_apply` for each of ``records`` in the order given, in a few queries.
+
+    Equal in effect to calling it once per record in that order (a late record, a
+    corrected result, a record that no longer counts included), for a batch ingest:
+    the batch's seats, scopes and applications are read once; each scope it touches
+    is locked (in key order, as :func:`ratings_apply` locks) and brought up to date
+    once: its new records in order appended in memory from one read of their
+    players' ratings and written together, or, if one of them is late, changed or
+    removed, recomputed once from the earliest point any of them needs (a recompute
+    from a point gives what applying one by one would, since a scope's ratings
+    depend only on the records counted in it).
+    """
+    if _deferred.get() or not records:
+        return
+    ids = [r.pk for r in records]
+    seated: dict[int, list[tuple[int, int]]] = {pk: [] for pk in ids}
+    for record_id, seat, player in Seat.objects.filter(record_id__in=ids).values_list(
+        "record_id", "seat", "player_id"
+    ):
+        seated[record_id].append((seat, player))
+    outcomes = [
+        outcome_of(
+            record_id=r.pk,
+            order_at=r.played_at or r.created_at,
+            result=r.result,
+            seats=seated[r.pk],
+        )
+        for r in records
+    ]
+    wanted = records_scope_specs(
+        records=[r for r, o in zip(records, outcomes, strict=True) if o.rateable]
+    )
+    applied: dict[int, set[str]] = {pk: set() for pk in ids}
+    specs: dict[str, ScopeSpec] = {}
+    for record_id, key, kind, game, club_id, season_id in RatingApplication.objects.filter(
+        record_id__in=ids
+    ).values_list(
+        "record_id", "scope__key", "scope__kind", "scope__game", "scope__club_id",
+        "scope__season_id",
+    ):  # fmt: skip
+        applied[record_id].add(key)
+        specs.setdefault(key, ScopeSpec(key, kind, game, club_id, season_id))
+    per_scope: dict[str, list[tuple[Outcome, bool]]] = {}
+    for outcome in outcomes:
+        counted = wanted.get(outcome.record_id, {})
+        specs.update(counted)  # what the record says now, over what its application said
+        for key in sorted(set(counted) | applied[outcome.record_id]):
+            per_scope.setdefault(key, []).append((outcome, key in counted))
+    for key in sorted(per_scope):  # one lock order for every worker
+        with transaction.atomic():
+            _scope_reconcile_many(scope_get_locked(specs[key]), per_scope[key])
+
+
+def _scope_reconcile_many(scope: RatingScope, items: list[tuple[Outcome, bool]]) -> None:
+    """:func:`_scope_reconcile` for each (outcome, wanted) in turn, written once.
+
+    Decides as the record-by-record path would, against the applications as they
+    stand after the items before (kept here in memory): the new records that come
+    after the scope's last one, while no item needed a recompute, are appended; any
+    other change makes one recompute from the earliest key involved (including those
+    appends', which it then applies too).
+    """
+    stored = {
+        record_id: (at, fingerprint)
+        for record_id, at, fingerprint in RatingApplication.objects.filter(
+            scope=scope, record_id__in=[o.record_id for o, _ in items]
+        ).values_list("record_id", "order_at", "fingerprint")
+    }
+    last = _scope_last(scope)
+    appends: list[Outcome] = []
+    start: Key | None = None
+    for outcome, wanted in items:
+        application = stored.get(outcome.record_id)
+        now = (outcome.order_at, outcome.fingerprint)
+        if application is None and not wanted:
+            continue
+        if application is not None and wanted and application == now:
+            continue
+        if application is None and start is None and (last is None or outcome.key > last):
+            appends.append(outcome)
+            last = outcome.key
+        else:
+            point = outcome.key
+            if application is not None:
+                point = min(point, (application[0], outcome.record_id))
+            start = point if start is None else min(start, point)
+        if wanted:
+            stored[outcome.record_id] = now
+        else:
+            del stored[outcome.record_id]
+    if start is not None:
+        if appends:
+            start = min(start, appends[0].key)
+        scope_recompute(scope=scope, start=start)
+    elif appends:
+        _append(scope, appends)
 
 
 def _scope_reconcile(scope: RatingScope, outcome: Outcome, *, wanted: bool) -> str:
@@ -196,7 +292,7 @@ def _scope_reconcile(scope: RatingScope, outcome: Outcome, *, wanted: bool) -> s
         return "unchanged"
     last = _scope_last(scope)
     if application is None and (last is None or outcome.key > last):
-        _append(scope, outcome)
+        _append(scope, [outcome])
         return "appended"
     start = outcome.key
     if application is not None:
@@ -331,19 +427,21 @@ def _ratings_save(
     )
 
 
-def _append(scope: RatingScope, outcome: Outcome) -> None:
-    states = _states_of(scope, outcome.players)
+def _append(scope: RatingScope, outcomes: list[Outcome]) -> None:
+    """Apply ``outcomes``, new records after the scope's last one, in order."""
+    states = _states_of(scope, {p for o in outcomes for p in o.players})
     rows: list[HistoryRow] = []
-    _step(outcome, states, rows)
+    for outcome in outcomes:
+        _step(outcome, states, rows)
     _rows_insert(RatingHistory, scope, HISTORY_COLUMNS, rows)
-    RatingApplication.objects.create(
-        scope=scope,
-        record_id=outcome.record_id,
-        order_at=outcome.order_at,
-        fingerprint=outcome.fingerprint,
+    _rows_insert(
+        RatingApplication,
+        scope,
+        APPLICATION_COLUMNS,
+        [(o.record_id, o.order_at, o.fingerprint) for o in outcomes],
     )
-    _ratings_save(scope, {p: states[p] for p in outcome.players})
-    scope.last_at, scope.last_record_id = outcome.key
+    _ratings_save(scope, {p: states[p] for o in outcomes for p in o.players})
+    scope.last_at, scope.last_record_id = outcomes[-1].key
     scope.save(update_fields=["last_at", "last_record_id", "updated_at"])
 
 
@@ -352,49 +450,23 @@ def _from(start: Key) -> Q:
     return Q(order_at__gt=at) | Q(order_at=at, record_id__gte=record_id)
 
 
-def _restore(scope: RatingScope, players: set[int], start: Key) -> dict[int, PlayerState]:
-    """Each player's state just before ``start``: their last history row before it."""
-    before = RatingHistory.objects.filter(scope=scope, player_id__in=players).exclude(_from(start))
-    if connection.vendor == "postgresql":
-        rows: Iterable[RatingHistory] = before.order_by(
-            "player_id", "-order_at", "-record_id"
-        ).distinct("player_id")
-    else:  # one query too: each player's newest row before ``start`` by a window function
-        rows = before.annotate(
-            newest=Window(
-                RowNumber(),
-                partition_by=[F("player_id")],
-                order_by=[F("order_at").desc(), F("record_id").desc()],
-            )
-        ).filter(newest=1)
-    return {
-        r.player_id: PlayerState(r.mu, r.sigma, r.games, r.wins, r.score_total, r.order_at)
-        for r in rows
-    }
-
-
 def _outcomes(records: QuerySet[Record]) -> Iterator[Outcome]:
-    """The records' outcomes in order: one query, streamed (a server-side cursor on PostgreSQL).
+    """The records' outcomes in order: one query, streamed.
 
     In order of the scope's key ``(order_at, id)``, which the index
     ``record_rating_order`` on (game, ``COALESCE(played_at, created_at)``, id)
-    serves for a game scope without a sort. Each record's result comes as text,
-    decoded once. On PostgreSQL a row is a record with its players in seat order
-    (an array); elsewhere a row is a seat. Which records count is
+    serves for a game scope without a sort. Which records count is
     :func:`analytics.rating_scopes.scope_records`' business alone: this adds the seats.
+
+    On PostgreSQL the query runs inside ``COPY (...) TO STDOUT``: the server streams
+    its rows while they are parsed here (a cursor's rows are a third of a full
+    recompute otherwise), one text line per record with its players in seat order and
+    only the result's ranks, scores and winners. Elsewhere a row is a seat.
     """
-    records = records.annotate(result_text=Cast("result", TextField()))
     if connection.vendor == "postgresql":
-        seats = Seat.objects.filter(record=OuterRef("pk")).order_by("seat").values("player_id")
-        rows = records.annotate(
-            # In the session's time zone (UTC): Python's own parser is 5x faster than a
-            # datetime column's, which is a quarter of the read.
-            at_text=Cast("order_at", TextField()),
-            seated=ArraySubquery(seats),
-        ).values_list("id", "at_text", "result_text", "seated")
-        for record_id, at, text, players in rows.iterator(chunk_size=READ_CHUNK):
-            yield _outcome(record_id, datetime.fromisoformat(at), text, players)
+        yield from _outcomes_copied(records)
         return
+    records = records.annotate(result_text=Cast("result", TextField()))
     current: int | None = None
     order_at: datetime | None = None
     result = ""
@@ -414,14 +486,110 @@ def _outcomes(records: QuerySet[Record]) -> Iterator[Outcome]:
         yield _outcome(current, order_at, result, players)
 
 
+def _outcomes_copied(records: QuerySet[Record]) -> Iterator[Outcome]:
+    """:func:`_outcomes` on PostgreSQL: the query's rows through ``COPY ... TO STDOUT``."""
+    seats = Seat.objects.filter(record=OuterRef("pk")).order_by("seat").values("player_id")
+    rows = records.annotate(
+        # In the session's time zone (UTC): Python's own parser is 5x faster than a
+        # datetime column's.
+        at_text=Cast("order_at", TextField()),
+        # Numbers only, so no COPY escapes to undo (but see _copy_text).
+        outcome_text=Cast(
+            Func(
+                KeyTransform("ranks", "result"),
+                KeyTransform("scores", "result"),
+                KeyTransform("winners", "result"),
+                function="jsonb_build_array",
+                output_field=JSONField(),
+            ),
+            TextField(),
+        ),
+        seated=Cast(ArraySubquery(seats), TextField()),  # "{12,7,31}"
+    ).values_list("id", "at_text", "outcome_text", "seated")
+    from psycopg import ClientCursor  # PostgreSQL's driver: only with PostgreSQL
+
+    sql, params = rows.query.sql_with_params()
+    with connection.cursor() as cursor:
+        # COPY takes no parameters: they are bound here, as psycopg's client-side cursor
+        # binds them (quoted literals).
+        query = ClientCursor(cursor.connection).mogrify(sql, params)
+        # Without PostgreSQL's JIT for this query: once the tables have statistics a
+        # large scope's read costs enough for it to compile the query with inlining and
+        # optimisation, which took longer than running it (2.7 s of 3.0 s at 100,000
+        # records on a loaded machine; 1.4-2.2 s without). Local to the transaction, and
+        # put back after.
+        cursor.execute("SELECT current_setting('jit'), set_config('jit', 'off', true)")
+        (jit, _) = cursor.fetchone()
+        yield from _copied_rows(cursor, query)
+        cursor.execute("SELECT set_config('jit', %s, true)", [jit])
+
+
+def _copied_rows(cursor: Any, query: str) -> Iterator[Outcome]:
+    with cursor.copy(f"COPY ({query}) TO STDOUT") as copy:
+        rest = b""
+        for data in copy:
+            lines = (rest + bytes(data)).split(b"\n")
+            rest = lines.pop()
+            for line in lines:
+                record_id, at, text, seated = line.split(b"\t")
+                if b"\\" in text:
+                    text = _copy_text(text)
+                stored = orjson.loads(text)
+                yield _outcome_of(
+                    int(record_id),
+                    datetime.fromisoformat(at.decode()),
+                    stored[0],
+                    stored[1],
+                    stored[2],
+                    [int(p) for p in seated[1:-1].split(b",")] if len(seated) > 2 else [],
+                )
+
+
+def _copy_text(field: bytes) -> bytes:
+    """A field of COPY's text format with its backslash escapes undone (its documentation,
+    "COPY", "Text Format"): a string inside the result's winners, say, holds them."""
+    escapes = {b"b": b"\b", b"f": b"\f", b"n": b"\n", b"r": b"\r", b"t": b"\t", b"v": b"\v"}
+    return re.sub(
+        rb"\\([0-7]{1,3}|x[0-9a-fA-F]{1,2}|.)",
+        lambda m: (
+            escapes.get(m[1])
+            or (
+                bytes([int(m[1][1:], 16)])
+                if m[1][:1] == b"x" and len(m[1]) > 1
+                else bytes([int(m[1], 8)])
+                if m[1][:1].isdigit()
+                else m[1]
+            )
+        ),
+        field,
+    )
+
+
 def _outcome(record_id: int, order_at: Any, result: str, players: list[int]) -> Outcome:
     """An :class:`Outcome` from a row of :func:`_outcomes` (``players`` in seat order)."""
     stored = orjson.loads(result) if result else {}
+    return _outcome_of(
+        record_id,
+        order_at,
+        stored.get("ranks"),
+        stored.get("scores"),
+        stored.get("winners"),
+        players,
+    )
+
+
+def _outcome_of(
+    record_id: int, order_at: Any, ranks: Any, scores: Any, winners: Any, players: list[int]
+) -> Outcome:
+    """An :class:`Outcome` from a result's ranks, scores and winners (each may be missing)."""
     n = len(players)
-    ranks = tuple(int(r) for r in (stored.get("ranks") or [1] * n)[:n])
-    scores = tuple(int(s) for s in (stored.get("scores") or [0] * n)[:n])
     return Outcome(
-        record_id, order_at, tuple(players), ranks, scores, frozenset(stored.get("winners", []))
+        record_id,
+        order_at,
+        tuple(players),
+        tuple(int(r) for r in (ranks or [1] * n)[:n]),
+        tuple(int(s) for s in (scores or [0] * n)[:n]),
+        frozenset(winners or ()),
     )
 
 
@@ -491,59 +659,137 @@ APPLICATION_ROW = struct.Struct("!h" + "iq" * 3 + "i16s")
 def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
     """Recompute ``scope`` from ``start`` (None: from nothing); the caller holds its lock.
 
-    Returns how many records were applied.
+    Returns how many records were applied. From a point, only the records whose
+    ratings can change are applied again (:func:`_recompute_from`).
     """
-    history = RatingHistory.objects.filter(scope=scope)
-    applications = RatingApplication.objects.filter(scope=scope)
-    records = scope_records(scope)
-    if start is None:
-        affected: set[int] = set()
-        history.delete()
-        applications.delete()
-        PlayerRating.objects.filter(scope=scope).delete()
-        states: dict[int, PlayerState] = {}
-    else:
-        later = history.filter(_from(start))
-        affected = set(later.values_list("player_id", flat=True).distinct())
-        later.delete()
-        applications.filter(_from(start)).delete()
-        at, record_id = start
-        records = records.filter(Q(order_at__gt=at) | Q(order_at=at, id__gte=record_id))
-    outcomes: Iterable[Outcome] = _outcomes(records)
-    touched: set[int] | None = None  # whose rating rows change; None: all (from nothing)
     if start is not None:
-        # Every player of a record from ``start`` on resumes from their last rating before
-        # it: also those whose later records had not been applied yet (records ingested
-        # out of order, a worker killed mid-ingest), not only those with history after it.
-        outcomes = list(outcomes)
-        players = {p for outcome in outcomes for p in outcome.players}
-        states = _restore(scope, affected | players, start)
-        touched = affected | {p for o in outcomes if o.rateable for p in o.players}
-    applied = 0
-    last: Key | None = None
-    batch: list[Outcome] = []
-    for outcome in outcomes:  # applied and written a batch at a time
-        if not outcome.rateable:
-            continue
-        batch.append(outcome)
-        if len(batch) >= WRITE_BATCH:
-            _batch_apply(scope, batch, states)
-            applied, last, batch = applied + len(batch), batch[-1].key, []
-    if batch:
-        _batch_apply(scope, batch, states)
-        applied, last = applied + len(batch), batch[-1].key
-    _ratings_save(
-        scope,
-        {p: states.get(p) for p in (states if touched is None else touched)},
-        fresh=start is None,
+        applied = _recompute_from(scope, start)
+    else:
+        RatingHistory.objects.filter(scope=scope).delete()
+        RatingApplication.objects.filter(scope=scope).delete()
+        PlayerRating.objects.filter(scope=scope).delete()
+        # Read whole before the first write: on PostgreSQL the read is a COPY, which
+        # holds the connection until its last row.
+        outcomes = [o for o in _outcomes(scope_records(scope)) if o.rateable]
+        states: dict[int, PlayerState] = {}
+        for offset in range(0, len(outcomes), WRITE_BATCH):  # written a batch at a time
+            _batch_apply(scope, outcomes[offset : offset + WRITE_BATCH], states)
+        _ratings_save(scope, dict(states), fresh=True)
+        applied = len(outcomes)
+    previous = (
+        RatingApplication.objects.filter(scope=scope)
+        .order_by("-order_at", "-record_id")
+        .values_list("order_at", "record_id")
+        .first()
     )
-    if last is None:  # nothing from ``start`` on: the last applied record is before it
-        previous = applications.order_by("-order_at", "-record_id").first()
-        last = (previous.order_at, previous.record_id) if previous else None
-    scope.last_at, scope.last_record_id = last if last else (None, None)
+    scope.last_at, scope.last_record_id = previous if previous else (None, None)
     scope.recomputes += 1
     scope.save(update_fields=["last_at", "last_record_id", "recomputes", "updated_at"])
     return applied
+
+
+def _recompute_from(scope: RatingScope, start: Key) -> int:
+    """Bring the scope's records from ``start`` on up to date; returns how many were applied.
+
+    A record's ratings depend only on its players' states before it, so only the
+    records downstream of a change are applied again: the changed ones (counted but
+    not applied, applied with another key or result, applied but no longer counted:
+    a late record, a correction, a void, records ingested out of order) and, in
+    order, every later record that seats a player of one already redone (or of a
+    removed one). Each such player resumes from their last history row before the
+    first record of theirs that is redone; the other records keep their rows.
+    """
+    records = scope_records(scope).filter(
+        Q(order_at__gt=start[0]) | Q(order_at=start[0], id__gte=start[1])
+    )
+    outcomes = [o for o in _outcomes(records) if o.rateable]
+    counted = {o.record_id: o for o in outcomes}
+    stored = {
+        record_id: (at, fingerprint)
+        for record_id, at, fingerprint in RatingApplication.objects.filter(scope=scope)
+        .filter(_from(start))
+        .values_list("record_id", "order_at", "fingerprint")
+    }
+    stale = {
+        record_id
+        for record_id, (at, fingerprint) in stored.items()
+        if (o := counted.get(record_id)) is None or (o.order_at, o.fingerprint) != (at, fingerprint)
+    }
+    # Each player whose ratings change, from which key on (the first record of theirs
+    # redone or removed).
+    since: dict[int, Key] = {}
+    if stale:
+        for player, at, record_id in (
+            RatingHistory.objects.filter(scope=scope, record_id__in=stale)
+            .filter(_from(start))
+            .values_list("player_id", "order_at", "record_id")
+        ):
+            since[player] = min(since.get(player, (at, record_id)), (at, record_id))
+    redo: list[Outcome] = []
+    for outcome in outcomes:
+        key = outcome.key
+        if (
+            outcome.record_id not in stored
+            or outcome.record_id in stale
+            or any(p in since and since[p] < key for p in outcome.players)
+        ):
+            redo.append(outcome)
+            for p in outcome.players:
+                if p not in since or key < since[p]:
+                    since[p] = key
+    gone = stale | {o.record_id for o in redo if o.record_id in stored}
+    if gone:
+        RatingHistory.objects.filter(scope=scope, record_id__in=gone).filter(_from(start)).delete()
+        RatingApplication.objects.filter(scope=scope, record_id__in=gone).delete()
+    states = _restore_each(scope, since)
+    for offset in range(0, len(redo), WRITE_BATCH):
+        _batch_apply(scope, redo[offset : offset + WRITE_BATCH], states)
+    _ratings_save(scope, {p: states.get(p) for p in since})
+    return len(redo)
+
+
+def _restore_each(scope: RatingScope, since: dict[int, Key]) -> dict[int, PlayerState]:
+    """Each player's state just before their key: their last history row before it."""
+    if not since:
+        return {}
+    if connection.vendor == "postgresql":  # one query, one index descent per player
+        players = list(since)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""
+                SELECT t.player_id, h.mu, h.sigma, h.games, h.wins, h.score_total, h.order_at
+                FROM unnest(%s::bigint[], %s::timestamptz[], %s::bigint[])
+                    AS t(player_id, at, record_id)
+                CROSS JOIN LATERAL (
+                    SELECT mu, sigma, games, wins, score_total, order_at
+                    FROM {RatingHistory._meta.db_table} h
+                    WHERE h.player_id = t.player_id AND h.scope_id = %s
+                        AND (h.order_at, h.record_id) < (t.at, t.record_id)
+                    ORDER BY h.order_at DESC, h.record_id DESC
+                    LIMIT 1
+                ) h
+                """,
+                [
+                    players,
+                    [since[p][0] for p in players],
+                    [since[p][1] for p in players],
+                    scope.pk,
+                ],
+            )
+            return {row[0]: PlayerState(*row[1:]) for row in cursor.fetchall()}
+    states = {}
+    for player, key in since.items():
+        row = (
+            RatingHistory.objects.filter(scope=scope, player_id=player)
+            .exclude(_from(key))
+            .order_by("-order_at", "-record_id")
+            .first()
+        )
+        if row is not None:
+            states[player] = PlayerState(
+                row.mu, row.sigma, row.games, row.wins, row.score_total, row.order_at
+            )
+    return states
 
 
 # --- full recompute -------------------------------------------------------------------------

@@ -282,3 +282,32 @@ def test_a_late_record_resumes_players_whose_later_games_were_not_applied_yet():
     store(table(*games[3][:2], day=games[3][2]))  # late: recomputes from day 2
     record_ingest(record_id=pending.pk)  # the delayed ingest: already applied, unchanged
     assert_close(scope_ratings("game:gift_gift_gone"), expected_for(games))
+
+
+def test_a_late_record_redoes_only_the_records_it_reaches():
+    """Ana and Ben's late game changes their later ratings, and those of whoever they play
+    after it (Eve from day 5 on); Cleo and Dan's games from before they meet Eve keep
+    their history rows."""
+    games = [
+        (["Ana", "Ben"], [10, 4], 1),
+        (["Cleo", "Dan"], [7, 9], 2),
+        (["Ana", "Ben"], [3, 8], 3),
+        (["Cleo", "Dan"], [5, 6], 4),
+        (["Ben", "Eve"], [2, 1], 5),
+        (["Eve", "Dan"], [4, 4], 6),
+        (["Cleo", "Dan"], [1, 0], 7),
+        (["Ana", "Ben"], [6, 2], 2.5),  # late
+    ]
+    for names, scores, day in games[:-1]:
+        store(table(names, scores, day=day))
+    scope = RatingScope.objects.get(key="game:gift_gift_gone")
+    before = dict(RatingHistory.objects.filter(scope=scope).values_list("id", "order_at"))
+    store(table(*games[-1][:2], day=games[-1][2]))
+    assert_close(scope_ratings("game:gift_gift_gone"), expected_for(games))
+    after = set(RatingHistory.objects.filter(scope=scope).values_list("id", flat=True))
+    start = dt.datetime.fromisoformat(when(0))
+    kept = sorted({(at - start).days for pk, at in before.items() if pk in after})
+    assert kept == [1, 2, 4]  # redone from day 3: Ana and Ben, then Eve, then Dan
+    ana = RatingHistory.objects.filter(scope=scope, player__name="Ana").order_by("order_at")
+    assert [h.games for h in ana] == [1, 2, 3]
+    assert RatingHistory.objects.filter(scope=scope).count() == 2 * len(games)

@@ -152,7 +152,7 @@ def test_a_recompute_reads_the_scope_in_one_query(monkeypatch):
     reads = [
         q["sql"]
         for q in queries.captured_queries
-        if q["sql"].lstrip().upper().startswith(("SELECT", "DECLARE", "FETCH"))
+        if q["sql"].lstrip().upper().startswith(("SELECT", "DECLARE", "FETCH", "COPY"))
         and ("replays_record" in q["sql"] or "replays_seat" in q["sql"])
     ]
     assert len(reads) == 1, reads
@@ -173,3 +173,15 @@ def test_a_game_scope_is_read_along_its_index_without_a_sort():
         plan = "\n".join(row[0] for row in cursor.fetchall())
     assert "record_rating_order" in plan, plan
     assert "Sort" not in plan, plan
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's JIT")
+def test_the_read_turns_the_jit_off_for_itself_only():
+    for names, scores, day in games(5, seed=2):
+        store(table(names, scores, day=day))
+    spec = ratings.ScopeSpec("game:gift_gift_gone", "game", "gift_gift_gone")
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL jit = on")
+        assert ratings.scope_recompute(scope=ratings.scope_get_locked(spec)) == 5
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone()[0] == "on"
