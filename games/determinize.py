@@ -17,6 +17,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeVar
 
 Zone = TypeVar("Zone", bound=Hashable)
+GREEDY_TRIES = 3
 
 
 class NoConsistentDeal(ValueError):
@@ -42,12 +43,20 @@ def deal_hidden(
         raise NoConsistentDeal(
             f"{len(free) + len(placed)} hidden cards for {sum(left.values())} hidden places"
         )
-    out: dict[Zone, list[str]] = {zone: [] for zone in capacity}
     # The most constrained cards first; ties broken by the card id, then shuffled within
     # a group so that no card is favoured.
     pending = sorted(placed, key=lambda c: (len(placed[c]), c))
     rng.shuffle(pending)
     pending.sort(key=lambda c: len(placed[c]))
+    # Cheap first: each card where it may go, with no look-ahead; nearly always enough.
+    # When a card finds no room, again with every step checked to leave room for the rest.
+    for _ in range(GREEDY_TRIES):
+        out = _place_greedily(capacity, pending, placed, rng)
+        if out is not None:
+            left = {zone: capacity[zone] - len(cards) for zone, cards in out.items()}
+            return _fill(capacity, out, left, free, rng)
+    left = dict(capacity)
+    out = {zone: [] for zone in capacity}
     for index, card in enumerate(pending):
         zones = [z for z in sorted(placed[card], key=repr) if left.get(z, 0) > 0]
         rest = pending[index + 1 :]
@@ -61,6 +70,36 @@ def deal_hidden(
             zones.remove(zone)
         else:
             raise NoConsistentDeal(f"no place left for {card}")
+    return _fill(capacity, out, left, free, rng)
+
+
+def _place_greedily(
+    capacity: Mapping[Zone, int],
+    pending: Sequence[str],
+    placed: Mapping[str, frozenset[Zone]],
+    rng: random.Random,
+) -> dict[Zone, list[str]] | None:
+    """Each placed card in a zone it may be in, by weight of room left; None if one finds none."""
+    left = dict(capacity)
+    out: dict[Zone, list[str]] = {zone: [] for zone in capacity}
+    for card in pending:
+        zones = [z for z in sorted(placed[card], key=repr) if left.get(z, 0) > 0]
+        if not zones:
+            return None
+        zone = zones[0] if len(zones) == 1 else rng.choices(zones, [left[z] for z in zones])[0]
+        left[zone] -= 1
+        out[zone].append(card)
+    return out
+
+
+def _fill(
+    capacity: Mapping[Zone, int],
+    out: dict[Zone, list[str]],
+    left: Mapping[Zone, int],
+    free: Sequence[str],
+    rng: random.Random,
+) -> dict[Zone, list[str]]:
+    """The free cards into the room left, and every zone's cards in random order."""
     rest_free = list(free)
     rng.shuffle(rest_free)
     at = 0

@@ -233,9 +233,12 @@ def _whereabouts(history: SeatHistory) -> tuple[dict[str, set[Zone]], list[set[s
             lacks[by] = set()
         elif kind == "answer" and event.get("yes"):
             lacks[before["trade"]["asker"]].discard(before["trade"]["gift"])
-        located = set(after["discard"]) | set(after["hands"][seat]["cards"])
-        located.update(c for g in after["gifts"] for c in g["cards"])
-        for card in located:
-            where.pop(card, None)
+        if where:
+            located = set(after["discard"])
+            located.update(after["hands"][seat]["cards"])
+            for gift in after["gifts"]:
+                located.update(gift["cards"])
+            for card in [c for c in where if c in located]:
+                del where[card]
     return where, lacks
 
