@@ -181,7 +181,8 @@ def seat_histories(
     history = SeatHistory(seat, num_players, resolved, (engine.view(state, seat),), ())
     yield history
     for event, after in zip(events, states, strict=False):
-        history = history.then(engine.event_view(event, seat, before=state), engine.view(after, seat))
+        seen = engine.event_view(event, seat, before=state)
+        history = history.then(seen, engine.view(after, seat))
         state = after
         yield history
 

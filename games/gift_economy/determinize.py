@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
 
 from games.base import SeatHistory
 from games.determinize import deal_hidden
@@ -38,7 +37,7 @@ class GiftEconomyDeterminizer:
     def __init__(self, history: SeatHistory) -> None:
         self.history = history
         self.seat = seat = history.seat
-        self.n = n = history.num_players
+        self.n = history.num_players
         view = self.view = history.view
         where, public = _whereabouts(history)
         self.public = frozenset(public)
@@ -147,7 +146,7 @@ def _whereabouts(history: SeatHistory) -> tuple[dict[str, set[Zone]], set[str]]:
     public: set[str] = set()
     for k, event in enumerate(history.events):
         before, after = history.views[k], history.views[k + 1]
-        kind, by = event.get("do"), event.get("by")
+        kind, by = event.get("do"), event["by"]
         if kind in ("offer", "counter"):
             public.update(event["cards"])
             for card in event["cards"]:

@@ -191,7 +191,7 @@ def _whereabouts(history: SeatHistory) -> tuple[dict[str, set[Zone]], list[set[s
     lacks: list[set[str]] = [set() for _ in range(n)]
     for k, event in enumerate(history.events):
         before, after = history.views[k], history.views[k + 1]
-        kind, by = event.get("do"), event.get("by")
+        kind, by = event.get("do"), event["by"]
         if kind == "reshuffle":
             for card in before["discard"][:-1]:
                 where[card] = {DECK}
@@ -241,4 +241,3 @@ def _whereabouts(history: SeatHistory) -> tuple[dict[str, set[Zone]], list[set[s
             for card in [c for c in where if c in located]:
                 del where[card]
     return where, lacks
-

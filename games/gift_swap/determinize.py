@@ -78,9 +78,7 @@ class GiftSwapDeterminizer:
         self.placed: dict[str, frozenset[Zone]] = {}
         for card in self.unseen:
             value = VALUE[card]
-            allowed = frozenset(
-                z for z in zones if value is None or z[3] <= value <= z[4]
-            )
+            allowed = frozenset(z for z in zones if value is None or z[3] <= value <= z[4])
             if len(allowed) == len(zones):
                 self.free.append(card)
             else:
@@ -151,7 +149,8 @@ def _zones(
             (seat, i) for i, c in enumerate(row) if c is None and (seat, i) not in pending
         ]
         return [*out, ((seat, 0, len(row), 0, 99, False), slots)] if slots else out
-    low, start, current = 0, 0, []
+    low, start = 0, 0
+    current: list[Slot] = []
     settled = [(i, c) for i, c in enumerate(row) if (seat, i) not in pending]
     for i, card in settled:
         if card is None:
@@ -221,9 +220,7 @@ def _task(
     """One task of the queue from its view, hidden cards read from the sampled slots."""
     kind = task["task"]
     if kind == "choose":
-        received = tuple(
-            (seat, card_at(moved[(0, k)])) for k, seat in enumerate(task["seats"])
-        )
+        received = tuple((seat, card_at(moved[(0, k)])) for k, seat in enumerate(task["seats"]))
         picks = tuple(
             (seat, task["my_choice"] if seat == me else rng.choice((KEEP, OPEN)))
             for seat in task["chosen"]

@@ -65,7 +65,9 @@ class GiftTrapDeterminizer:
             if expert:
                 if "get_more" in player:
                     choice = player["get_more"]
-                    get_more[p] = -1 if choice is None else (None if choice == "undecided" else choice)
+                    get_more[p] = (
+                        -1 if choice is None else (None if choice == "undecided" else choice)
+                    )
                 elif player["get_more_decided"]:
                     get_more[p] = rng.choice([-1, *(g for g in range(n) if g != p)])
         assert 0 <= me < n
@@ -97,9 +99,7 @@ class GiftTrapDeterminizer:
         )
         new.trapped = tuple(g for r, _, g, _ in new.trap_log if r == new.round)
         new.gets_shown = tuple(p["get_tokens_shown"] for p in players)
-        new.shown = tuple(
-            tuple(g in p["revealed_from"] for g in range(n)) for p in players
-        )
+        new.shown = tuple(tuple(g in p["revealed_from"] for g in range(n)) for p in players)
         if view["phase"] == "reveal":
             new.step = (view["revealer"] - new.dealer) % n
         else:
@@ -136,4 +136,3 @@ def _packs(
             pack = before["pack"]
             queue[pack] = queue[pack] + tuple(g["card"] for g in before["grid"])
     return unseen, queue
-

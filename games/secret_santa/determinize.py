@@ -31,13 +31,11 @@ class SecretSantaDeterminizer:
     def __init__(self, history: SeatHistory) -> None:
         view = history.view
         self.seat = seat = history.seat
-        self.n = n = history.num_players
+        self.n = history.num_players
         self.options = dict(history.options)
         self.view = view
         self.phase: str = view["phase"]
-        self.taker = next(
-            (e["by"] for e in reversed(history.events) if e.get("do") == "take"), 0
-        )
+        self.taker = next((e["by"] for e in reversed(history.events) if e.get("do") == "take"), 0)
         hands: list[list[str | None]] = []
         piles: list[list[str | None]] = []
         slots: dict[int, list[Slot]] = {colour: [] for colour in range(len(COLOUR_NAMES))}
@@ -67,9 +65,7 @@ class SecretSantaDeterminizer:
         # Before the first deal every card is in the box: nothing is hidden anywhere.
         self.box = CARDS if self.phase == DEAL_PHASE and view["round"] == 1 else ()
         unseen = [c for c in CARDS if c not in seen and not self.box]
-        self.unseen = {
-            colour: [c for c in unseen if COLOUR[c] == colour] for colour in slots
-        }
+        self.unseen = {colour: [c for c in unseen if COLOUR[c] == colour] for colour in slots}
         # What the seat has looked at this round, as its view shows it.
         self.known = frozenset(
             c
@@ -139,4 +135,3 @@ def _embed(known: list[str], backs: list[str]) -> list[str | None]:
 def _full(cards: list[str | None]) -> list[str]:
     assert all(c is not None for c in cards)
     return [c for c in cards if c is not None]
-

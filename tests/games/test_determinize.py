@@ -33,13 +33,13 @@ CASES = [
 # Steps of one game checked for coverage (many samples each), and played out to the end.
 COVERAGE_STEPS = 3
 PLAYOUT_STEPS = 3
-COVERAGE_SAMPLES = 400
+COVERAGE_SAMPLES = 300
 # Steps checked in one game, per seat: every one of the first, a sample of the later
 # ones, and the last (the end of the game, when the game ends this early). Random
 # GiftTRAP games at large tables run to thousands of events: they are cut.
-FIRST_STEPS = 60
-LATER_STEPS = 25
-MAX_STEPS = 600
+FIRST_STEPS = 30
+LATER_STEPS = 15
+MAX_STEPS = 400
 RANDOM_PLAYOUT = 200
 
 
@@ -109,9 +109,7 @@ def play_out(engine: Engine, state: Any, rng: random.Random, budget: int = 20_00
     raise AssertionError("random play from a sampled state did not end")
 
 
-def check_determinization(
-    engine: Engine, n: int, seed: int, options: dict | None = None
-) -> None:
+def check_determinization(engine: Engine, n: int, seed: int, options: dict | None = None) -> None:
     events = play_game(engine, n, seed, options=options)[:MAX_STEPS]
     states = list(replay_states(engine, n, options, events))
     deck = engine.card_multiset(states[0])
