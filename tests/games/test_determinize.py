@@ -202,3 +202,71 @@ def test_samples_are_consistent_under_every_option_value(engine, name, value):
     if name == "start_player":
         n = max(n, value + 1)
     check_determinization(engine, n, seed=len(name) + n, options={name: value})
+
+
+def _histories_at(engine: Engine, n: int, events: list[dict], step: int) -> list[Any]:
+    """Every seat's history after ``step`` events."""
+    return [
+        next(
+            h for k, h in enumerate(seat_histories(engine, n, None, events[:step], s)) if k == step
+        )
+        for s in range(n)
+    ]
+
+
+def test_gift_economy_passed_cards_are_with_the_neighbour():
+    """Cards a seat passed face down (a jack) are, in every sample of that seat's, in the
+    neighbour's hand: no longer in its view, but never dealt anywhere else."""
+    from games.registry import get_engine
+
+    engine = get_engine("gift_economy")
+    checked = 0
+    for seed in range(40):
+        events = play_game(engine, 4, seed)
+        states = list(replay_states(engine, 4, None, events))
+        for k, event in enumerate(events):
+            before, after = states[k], states[k + 1]
+            if not (
+                event["do"] == "pass_card" and after.phase != "choose" and after.phase != "over"
+            ):
+                continue
+            passed = {
+                s: before.pending[s] + ((event["card"],) if event["by"] == s else ())
+                for s in range(4)
+            }
+            direction = before.direction
+            for seat, history in enumerate(_histories_at(engine, 4, events, k + 1)):
+                determinizer = engine.determinizer(history)
+                for sample_seed in range(10):
+                    sample = determinizer.sample(random.Random(sample_seed))
+                    assert set(passed[seat]) <= set(sample.hands[(seat + direction) % 4])
+                checked += 1
+            if checked >= 8:
+                return
+    assert checked, "no jack was played in these games"
+
+
+def test_gift_gift_gone_card_drawn_from_the_discard_is_in_the_drawers_hand():
+    """A card drawn from the discard pile is, in every other seat's samples, in the
+    drawer's hand: its face was seen."""
+    from games.registry import get_engine
+
+    engine = get_engine("gift_gift_gone")
+    checked = 0
+    for seed in range(20):
+        events = play_game(engine, 3, seed)
+        states = list(replay_states(engine, 3, None, events))
+        for k, event in enumerate(events[:300]):
+            if event["do"] != "draw" or event["from"] != "discard":
+                continue
+            card = states[k].discard[-1]
+            drawer = event["by"]
+            for history in _histories_at(engine, 3, events, k + 1):
+                determinizer = engine.determinizer(history)
+                for sample_seed in range(10):
+                    sample = determinizer.sample(random.Random(sample_seed))
+                    assert card in sample.hands[drawer]
+            checked += 1
+            if checked >= 5:
+                return
+    assert checked, "nobody drew from the discard pile"
