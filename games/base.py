@@ -35,6 +35,10 @@ The shape follows OpenSpiel's ``State`` and python-chess's ``Board``:
   could see. Seats appear as placeholders ``{p0}``, ``{p1}``... that the
   service fills with player names. ``card_catalog()`` gives every card's name,
   value, icon and colour, so pages draw cards without game code of their own.
+* ``sample_state(history, rng)`` deals one full state consistent with all one
+  seat has seen (its :class:`SeatHistory`): the determinization analysis judges
+  a move by (docs/analysis.md). ``determinizer(history)`` reads the history once
+  and samples many states from it.
 """
 
 from __future__ import annotations
@@ -172,6 +176,8 @@ class Engine(Protocol):
     def to_move(self, state: Any) -> list[Actor]: ...
     def legal_events(self, state: Any, seat: int) -> list[Event]: ...
     def sample_chance(self, state: Any, rng: random.Random) -> Event: ...
+    def determinizer(self, history: SeatHistory) -> Determinizer: ...
+    def sample_state(self, history: SeatHistory, rng: random.Random) -> Any: ...
     def view(self, state: Any, seat: int | None) -> dict[str, JSON]: ...
     def event_view(
         self, event: Mapping[str, Any], seat: int | None, before: Any = None
@@ -191,6 +197,49 @@ class Engine(Protocol):
     def score_bounds(
         self, num_players: int, options: Mapping[str, Any] | None = None
     ) -> tuple[int, int | None]: ...
+
+
+@dataclass(frozen=True)
+class SeatHistory:
+    """Everything one seat has seen of a game so far, as its views showed it.
+
+    ``views[k]`` is ``view(state_k, seat)`` after ``k`` events, and ``events[k]`` is
+    ``event_view(event_k, seat, before=state_k)`` (so ``len(views) == len(events) + 1``).
+    The table's ``options`` (resolved, every name present) are public, as is the player
+    count. A current view alone is not enough in general: a card passed face down to
+    another seat, or drawn from the discard pile, is no longer in the seat's view but
+    the seat still knows where it went. :func:`games.play.seat_history` builds one from
+    a log.
+    """
+
+    seat: int
+    num_players: int
+    options: Mapping[str, Any]
+    views: tuple[dict[str, Any], ...]
+    events: tuple[Event, ...]
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The seat's view now."""
+        return self.views[-1]
+
+    def then(self, event: Event, view: dict[str, Any]) -> SeatHistory:
+        """This history one event later (``event`` and ``view`` as the seat saw them)."""
+        return SeatHistory(
+            self.seat,
+            self.num_players,
+            self.options,
+            (*self.views, view),
+            (*self.events, event),
+        )
+
+
+class Determinizer(Protocol):
+    """One seat's knowledge read from its history, ready to deal states from."""
+
+    def sample(self, rng: random.Random) -> Any:
+        """A full state the seat cannot tell from the real one (see ``sample_state``)."""
+        ...
 
 
 class CardInfo(TypedDict, total=False):
@@ -410,6 +459,22 @@ class BaseEngine:
 
     def greedy_event(self, state: Any, seat: int, rng: random.Random) -> Event:
         return rng.choice(self.legal_events(state, seat))
+
+    # -- determinization ------------------------------------------------------
+    def determinizer(self, history: SeatHistory) -> Determinizer:
+        """The seat's knowledge, read once from ``history``; each game has its own."""
+        raise NotImplementedError
+
+    def sample_state(self, history: SeatHistory, rng: random.Random) -> Any:
+        """A full state consistent with everything ``history.seat`` has seen.
+
+        Its view for that seat is the seat's view now; every hidden card is one the
+        seat has not seen elsewhere, put where the seat's history allows; others'
+        secret choices not yet shown are drawn at random. The same ``rng`` state gives
+        the same sample. To sample many states at one step, call ``determinizer`` once
+        and its ``sample`` many times.
+        """
+        return self.determinizer(history).sample(rng)
 
     # -- telling events in words -----------------------------------------------
     def describe(

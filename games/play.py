@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from games.base import CHANCE, Actor, Engine, Event, IllegalEvent
+from games.base import CHANCE, Actor, Engine, Event, IllegalEvent, SeatHistory, options_resolve
 
 Bot = Callable[[Engine, Any, int, random.Random], Event]
 
@@ -161,3 +161,42 @@ def self_play(
         state = engine.apply(state, event)
         events.append(event)
     return events, state
+
+
+def seat_histories(
+    engine: Engine,
+    num_players: int,
+    options: Mapping[str, Any] | None,
+    events: Sequence[Mapping[str, Any]],
+    seat: int,
+) -> Iterator[SeatHistory]:
+    """What ``seat`` has seen after 0, 1, ... ``len(events)`` events of a valid log.
+
+    Each history is the previous one plus one event view and one view (see
+    :class:`games.base.SeatHistory`): what :meth:`Engine.sample_state` reads.
+    """
+    resolved = options_resolve(engine, options)
+    states = replay_states(engine, num_players, resolved, events)
+    state = next(states)
+    history = SeatHistory(seat, num_players, resolved, (engine.view(state, seat),), ())
+    yield history
+    for event, after in zip(events, states, strict=False):
+        seen = engine.event_view(event, seat, before=state)
+        history = history.then(seen, engine.view(after, seat))
+        state = after
+        yield history
+
+
+def seat_history(
+    engine: Engine,
+    num_players: int,
+    options: Mapping[str, Any] | None,
+    events: Sequence[Mapping[str, Any]],
+    seat: int,
+) -> SeatHistory:
+    """What ``seat`` has seen after every event of ``events`` (a valid log)."""
+    history = None
+    for history in seat_histories(engine, num_players, options, events, seat):  # noqa: B007
+        pass
+    assert history is not None
+    return history

@@ -27,13 +27,14 @@ from games.base import (
     IllegalEvent,
     InvalidSetup,
     Result,
+    SeatHistory,
     check_player_count,
     field_int,
     field_str,
     options_resolve,
     require,
 )
-from games.gift_economy import bot, views, words
+from games.gift_economy import bot, determinize, views, words
 from games.gift_economy.cards import (
     CARD_SET,
     CARDS,
@@ -563,6 +564,10 @@ class GiftEconomyEngine(BaseEngine):
         return words.tell_move(event, seat, before)
 
     # -- what a seat sees (views.py) ------------------------------------------------
+    def determinizer(self, history: SeatHistory) -> determinize.GiftEconomyDeterminizer:
+        """See :mod:`games.gift_economy.determinize`."""
+        return determinize.GiftEconomyDeterminizer(history)
+
     def secrets(self, state: State, seat: int) -> set[str]:
         """Deck cards, cards in other hands this seat never held nor saw laid out,
         and other seats' set-aside choices (unless once laid out in a deal)."""

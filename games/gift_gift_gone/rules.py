@@ -28,13 +28,14 @@ from games.base import (
     Event,
     IllegalEvent,
     Result,
+    SeatHistory,
     check_player_count,
     field_int,
     field_str,
     options_resolve,
     require,
 )
-from games.gift_gift_gone import bot, views, words
+from games.gift_gift_gone import bot, determinize, views, words
 from games.gift_gift_gone.cards import COPIES, GIFT_OF, HAND_SIZE, NAME, VALUE, cards_of, deck_for
 from games.gift_gift_gone.options import OPTIONS
 from games.gift_gift_gone.state import (
@@ -477,6 +478,10 @@ class GiftGiftGoneEngine(BaseEngine):
         return {"by": CHANCE, "do": "mix", "seat": s.turn, "order": order}
 
     # -- what seats see (games/gift_gift_gone/views.py) ------------------------
+    def determinizer(self, history: SeatHistory) -> determinize.GiftGiftGoneDeterminizer:
+        """See :mod:`games.gift_gift_gone.determinize`."""
+        return determinize.GiftGiftGoneDeterminizer(history)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(self, state, seat)
 

@@ -29,13 +29,14 @@ from games.base import (
     IllegalEvent,
     InvalidSetup,
     Result,
+    SeatHistory,
     check_player_count,
     field_int,
     field_str,
     options_resolve,
     require,
 )
-from games.gift_swap import bot, views, words
+from games.gift_swap import bot, determinize, views, words
 from games.gift_swap.cards import (
     ALL_IDS,
     CARDS,
@@ -539,6 +540,10 @@ class GiftSwapEngine(BaseEngine):
             counter.update(row)
         counter.update(state.aside)
         return counter
+
+    def determinizer(self, history: SeatHistory) -> determinize.GiftSwapDeterminizer:
+        """See :mod:`games.gift_swap.determinize`."""
+        return determinize.GiftSwapDeterminizer(history)
 
     def secrets(self, state: State, seat: int) -> set[str]:
         everywhere = [*state.deck, *state.aside, *(c for row in state.rows for c in row)]

@@ -59,6 +59,8 @@ def greedy_event(
         for i, tok in enumerate(TOKENS):
             if not row[i]:
                 pick = ranked[-1] if tok == "no_way" else ranked[i]
+                if pick in row:  # tokens laid in another order (by a person, or a sample)
+                    pick = next(g for g in ranked if g not in row)
                 return {"by": seat, "do": "get", "token": tok, "gift": pick}
         return {"by": seat, "do": "get_more", "from": None}
     if s.phase == "reveal" and seat == s.revealer:

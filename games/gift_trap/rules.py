@@ -34,11 +34,12 @@ from games.base import (
     IllegalEvent,
     InvalidSetup,
     Result,
+    SeatHistory,
     check_player_count,
     options_resolve,
     require,
 )
-from games.gift_trap import bot, views, words
+from games.gift_trap import bot, determinize, views, words
 from games.gift_trap.cards import (
     NO_MATCH_VALUE,
     PACK_CARDS,
@@ -574,6 +575,10 @@ class GiftTrapEngine(BaseEngine):
         return {c for p in state.packs for c in state.unseen[p]}
 
     # -- views -----------------------------------------------------------------------
+    def determinizer(self, history: SeatHistory) -> determinize.GiftTrapDeterminizer:
+        """See :mod:`games.gift_trap.determinize`."""
+        return determinize.GiftTrapDeterminizer(history)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(self, state, seat)
 

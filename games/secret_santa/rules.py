@@ -21,11 +21,12 @@ from games.base import (
     Event,
     IllegalEvent,
     Result,
+    SeatHistory,
     check_player_count,
     options_resolve,
     require,
 )
-from games.secret_santa import bot, views, words
+from games.secret_santa import bot, determinize, views, words
 from games.secret_santa.cards import CARD_SET, CARDS, score_breakdown
 from games.secret_santa.options import OPTIONS
 from games.secret_santa.state import (
@@ -309,6 +310,10 @@ class SecretSantaEngine(BaseEngine):
     def event_view(self, event: Mapping[str, Any], seat: int | None, before: Any = None) -> Event:
         """A deal shows a seat its own dealt hand and the guest's face-up cards (see views)."""
         return views.event_view(self, event, seat, before)
+
+    def determinizer(self, history: SeatHistory) -> determinize.SecretSantaDeterminizer:
+        """See :mod:`games.secret_santa.determinize`."""
+        return determinize.SecretSantaDeterminizer(history)
 
     def secrets(self, state: State, seat: int) -> set[str]:
         hidden = set(state.guest_down)
