@@ -158,11 +158,26 @@ class FactsRecorder:
         self.leaders: list[frozenset[int]] = []
         self.held: list[set[str]] = [set() for _ in range(num_players)]
         self.last: Any = None
+        # Most events change no score: the leaders are worked out again only when one did.
+        self._scores_seen: Any = None
+        self._leaders_seen: frozenset[int] = frozenset()
+        # A game whose seats hold no cards (GiftTRAP) reads none at every step.
+        self._no_cards = self._seat_cards is _gift_trap_cards
 
     def see(self, state: Any) -> None:
-        """Count one state of the replay (the first is the state before any event)."""
-        self.leaders.append(_leaders(self._scores(state)))
+        """Count one state of the replay (the first is the state before any event).
+
+        Called once per event of every upload's rules check, so it does as little as it
+        can: the check of a long log is most of an import's time (docs/performance.md).
+        """
+        scores = self._scores(state)
+        if scores != self._scores_seen:
+            self._scores_seen = scores
+            self._leaders_seen = _leaders(scores)
+        self.leaders.append(self._leaders_seen)
         self.last = state
+        if self._no_cards:
+            return
         if self._seat_cards is None:  # an engine without a reading of its own: its view
             view = self.engine.view(state, None)
             cards: Sequence[Iterable[str]] = seat_card_ids(view, self.num_players, self.catalog)
