@@ -34,7 +34,6 @@ from replays.api.serializers import RECORD_FILTERS, record_filters
 from replays.house_rules import house_rules
 from replays.models import LiveGame, Record
 from replays.tables import table_stylesheets
-from replays.timeline import record_timeline
 
 
 def _result_words(record: Record, players: list[str]) -> str:
@@ -73,8 +72,11 @@ def embed_snippet(request: HttpRequest, record: Record, engine: Any) -> str:
 
 
 def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dict | None:
+    """What the replay page shows; its bulky parts (the move list, the first table) come
+    from the record's cached bodies, so a visit reads no log and replays nothing once
+    they are cached (the log of a long game alone is thousands of events)."""
     try:
-        record = selectors.record_get(record_id=record_id)
+        record = selectors.record_get(record_id=record_id, log=False)
     except NotFound:
         return None
     players = selectors.record_player_names(record)
@@ -83,14 +85,15 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
         context = _result_only_context(record, engine, players, embed=embed)
         context["embed_snippet"] = embed_snippet(request, record, engine)
         return context
-    timeline = record_timeline(record, players=players, seat=None)
+    parts = selectors.record_replay_page_parts(record.pk)
     return {
         "record": record,
         "engine": engine,
         "players": players,
         "seats": list(enumerate(players)),
-        "timeline": timeline["steps"],
-        "table": selectors.record_step_table(record, step=0, seat=None),
+        "first_text": parts.first_text,
+        "timeline_html": parts.timeline_html,
+        "table": selectors.record_step_table_body(record.pk, step=0, seat=None).decode(),
         "result_words": _result_words(record, players),
         "forked_from": (record.meta or {}).get("forked_from"),
         "variant": variant_words(record.game, record.options or {}),
@@ -149,8 +152,7 @@ def record_step_table_fragment(request: HttpRequest, record_id: int, step: int) 
     """The table at one step as an HTML fragment (what the viewer swaps in)."""
     seat = whole_number(request.GET.get("seat", ""))
     try:
-        record = selectors.record_get(record_id=record_id)
-        html = selectors.record_step_table(record, step=step, seat=seat)
+        html = selectors.record_step_table_body(record_id, step=step, seat=seat)
     except ServiceError as exc:
         return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
     return HttpResponse(html)

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from django.template.loader import render_to_string
 from rest_framework.fields import DateTimeField
 
 from core.errors import BadRequest, Conflict, NotFound
@@ -22,6 +24,7 @@ from replays.simulation import DEMO_SOURCE
 from replays.tables import table_html
 from replays.timeline import (
     names_fill,
+    record_timeline,
     record_timeline_json,
     scores_shown,
     setup_sentence,
@@ -243,6 +246,49 @@ def record_step_table(record: Record, *, step: int, seat: int | None) -> str:
     movers = [m for m in at.engine.to_move(at.state) if m != CHANCE and seat in (None, m)]
     moves = step_moves(at.engine, at.state, movers, at.players)
     return table_html(at.engine, at.state, seat=seat, players=at.players, moves=moves)
+
+
+def record_step_table_body(record_id: int, *, step: int, seat: int | None) -> bytes:
+    """The table at ``step`` as UTF-8 HTML for that viewer, cached per seat under the
+    record's token, as the step's JSON is (``replays.response_cache.table_variant``).
+
+    A record is a finished game; each viewer (everyone, or one seat) has its own key,
+    so a seat's hidden cards are only ever in that seat's body. A refused step or seat
+    raises as ``record_step_table`` does, and nothing is stored.
+    """
+    token_name, variant = response_cache.record_target(
+        record_id, response_cache.table_variant(step, seat)
+    )
+    return response_cache.cached_body(
+        token_name,
+        variant,
+        lambda: record_step_table(record_get(record_id=record_id), step=step, seat=seat).encode(),
+    )
+
+
+@dataclass(frozen=True)
+class ReplayPageParts:
+    """What a replay page would otherwise rebuild at every visit: the move list drawn as
+    HTML (thousands of lines in a long game) and the first step's sentence."""
+
+    first_text: str
+    timeline_html: str
+
+
+def record_replay_page_parts(record_id: int) -> ReplayPageParts:
+    """The replay page's list of moves, as everyone sees the finished game, cached under
+    the record's token (a rename of a player or a correction replaces it)."""
+
+    def build() -> bytes:
+        record = record_get(record_id=record_id)
+        players = record_player_names(record)
+        steps = record_timeline(record, players=players, seat=None)["steps"]
+        html = render_to_string("replays/_timeline_items.html", {"timeline": steps})
+        return orjson.dumps({"first_text": steps[0]["text"], "timeline_html": html})
+
+    token_name, variant = response_cache.record_target(record_id, response_cache.page_variant())
+    parts = orjson.loads(response_cache.cached_body(token_name, variant, build))
+    return ReplayPageParts(first_text=parts["first_text"], timeline_html=parts["timeline_html"])
 
 
 # --- the record endpoints' JSON bodies, cached (replays.response_cache) ----------------------
