@@ -56,13 +56,14 @@ def drawing_version() -> str:
     """A fingerprint of the code that draws a table and a replay page's move list.
 
     The viewer's cached HTML (a step's table, the page's list of moves) is drawn by
-    ``replays/tables/*.py`` from the engines' views and words (``WORDS_VERSION``) and by
-    the replay templates; a deploy that changes any of them changes the keys, so a
-    table drawn by the old code is never served.
+    ``replays/tables/*.py`` and ``replays/selectors.py`` from the engines' views and
+    words (``WORDS_VERSION``); a deploy that changes any of them (or the replay
+    templates) changes the keys, so HTML drawn by the old code is never served.
     """
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parent
     sources = [
+        root / "selectors.py",
         *sorted((root / "tables").glob("*.py")),
         *sorted((root / "templates" / "replays").glob("*.html")),
     ]
