@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import pickle
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +101,16 @@ def state_after(engine: Engine, record: Record, num_players: int, count: int) ->
     for index in range(start, count):
         state = engine.apply_trusted(state, record.events[index])
     return state
+
+
+def snapshots_store(record: Record, states: Sequence[Any]) -> int:
+    """Keep the snapshots of ``record`` (every ``EVERY`` events) from its replayed states
+    (``states[k]``: after ``k`` events), so a step's first visit applies at most
+    ``EVERY`` events. Returns how many were stored."""
+    snapshots = {
+        _key(record, count): pickle.dumps(states[count], pickle.HIGHEST_PROTOCOL)
+        for count in range(EVERY, len(states), EVERY)
+    }
+    if snapshots:
+        cache.set_many(snapshots, timeout=TIMEOUT)
+    return len(snapshots)

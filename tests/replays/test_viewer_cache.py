@@ -6,13 +6,16 @@ Each test runs on the local-memory cache and, when ``CACHE_URL`` or
 
 from __future__ import annotations
 
+import json
+import pickle
 import re
 
 import pytest
+from django.core.cache import cache
 
 from games.play import replay_states
 from games.registry import get_engine
-from replays import selectors
+from replays import selectors, state_cache, timeline, viewer_warm
 from replays.models import Player, Record
 from tests.games.words import card_ids_in
 from tests.replays.test_response_cache import each_cache, upload  # noqa: F401 (fixture)
@@ -143,3 +146,48 @@ def test_a_live_tables_seat_view_needs_its_token_every_time(api, client):
             assert response.content == tables[seat]
         assert client.get(f"/live/{opened['id']}/table/").status_code == 401
     assert len(set(tables.values())) == n
+
+
+def test_a_long_record_is_prepared_when_stored(
+    api, client, make_document, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Stored, then prepared by the task queued on commit: every viewer's timeline, the page
+    and its first table are read from the cache, and the snapshots are the replayed states."""
+    monkeypatch.setattr(viewer_warm, "WARM_MIN_EVENTS", 20)
+    document = make_document("secret_santa", seed=7, players=4)
+    assert len(document["events"]) >= 20
+    with django_capture_on_commit_callbacks(execute=True):
+        record_id = upload(document)
+    record = Record.objects.get(pk=record_id)
+    engine = get_engine("secret_santa")
+    states = list(replay_states(engine, 4, document["options"], document["events"]))
+    for count in range(state_cache.EVERY, len(states), state_cache.EVERY):
+        saved = cache.get(state_cache._key(record, count))
+        assert saved is not None
+        assert engine.view(pickle.loads(saved), None) == engine.view(states[count], None)
+
+    def never(*args, **kwargs):
+        raise AssertionError("told again")
+
+    monkeypatch.setattr(timeline, "record_states", never)
+    monkeypatch.setattr(selectors, "record_timeline", never)
+    monkeypatch.setattr(selectors, "record_step_table", never)
+    assert client.get(f"/records/{record_id}/").status_code == 200
+    players = document["players"]
+    for seat in [None, 0, 1, 2, 3]:
+        query = "" if seat is None else f"?seat={seat}"
+        body = api.get(f"/api/records/{record_id}/timeline/{query}").json()
+        told = timeline.timeline_entries(engine, players, document["events"], states, seat)
+        assert body["steps"] == json.loads(json.dumps(told)), seat
+    # A step's first visit starts from the nearest snapshot, and is the step told fresh.
+    monkeypatch.undo()
+    step = len(document["events"]) - 1
+    fresh = selectors.record_step_view(record, step=step, seat=2)
+    assert api.get(f"/api/records/{record_id}/steps/{step}/?seat=2").json() == json.loads(
+        json.dumps(fresh)
+    )
+
+
+def test_a_short_record_is_not_prepared(make_document):
+    record_id = upload(make_document("gift_swap", seed=2))
+    assert viewer_warm.records_viewer_warm(record_ids=[record_id, 10_000]) == 0
