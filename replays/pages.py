@@ -19,6 +19,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from core.errors import BadRequest, NotFound, ServiceError
@@ -92,7 +93,8 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
         "players": players,
         "seats": list(enumerate(players)),
         "first_text": parts.first_text,
-        "timeline_html": parts.timeline_html,
+        "moves_mark": MOVES_MARK,
+        "moves_html": parts.moves_html,
         "table": selectors.record_step_table_body(record.pk, step=0, seat=None).decode(),
         "result_words": _result_words(record, players),
         "forked_from": (record.meta or {}).get("forked_from"),
@@ -132,11 +134,27 @@ def _result_only_context(record: Record, engine: Any, players: list[str], *, emb
     }
 
 
+# Where the move list goes in the rendered page. The list (most of a long game's page)
+# is put in as the cached bytes, never passed through the template: joining and
+# encoding a megabyte of HTML again at every visit cost more than the rest of the page.
+MOVES_MARK = mark_safe("<!--giftbox:moves-->")
+
+
+def _replay_render(request: HttpRequest, context: dict) -> HttpResponse:
+    response = render(request, "replays/replay.html", context)
+    moves = context.get("moves_html")
+    if moves is not None:
+        head, mark, tail = response.content.partition(MOVES_MARK.encode())
+        if mark:
+            response.content = b"".join((head, moves, tail))
+    return response
+
+
 def record_replay_page(request: HttpRequest, record_id: int) -> HttpResponse:
     context = _replay_context(request, record_id, embed=False)
     if context is None:
         return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
-    return render(request, "replays/replay.html", context)
+    return _replay_render(request, context)
 
 
 @xframe_options_exempt
@@ -145,7 +163,7 @@ def record_embed_page(request: HttpRequest, record_id: int) -> HttpResponse:
     context = _replay_context(request, record_id, embed=True)
     if context is None:
         return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
-    return render(request, "replays/replay.html", context)
+    return _replay_render(request, context)
 
 
 def record_step_table_fragment(request: HttpRequest, record_id: int, step: int) -> HttpResponse:

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import orjson
 from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.html import escape
@@ -287,10 +286,11 @@ CURRENT = ' class="current"'  # the step shown when the page opens
 @dataclass(frozen=True)
 class ReplayPageParts:
     """What a replay page would otherwise rebuild at every visit: the move list drawn as
-    HTML (thousands of lines in a long game) and the first step's sentence."""
+    HTML (thousands of lines, most of the page's bytes, in a long game) and the first
+    step's sentence. The list is kept as the bytes the page sends."""
 
     first_text: str
-    timeline_html: str
+    moves_html: bytes
 
 
 def record_replay_page_parts(record_id: int) -> ReplayPageParts:
@@ -301,12 +301,13 @@ def record_replay_page_parts(record_id: int) -> ReplayPageParts:
         record = record_get(record_id=record_id)
         players = record_player_names(record)
         steps = record_timeline(record, players=players, seat=None)["steps"]
-        html = timeline_items_html(steps)
-        return orjson.dumps({"first_text": steps[0]["text"], "timeline_html": html})
+        first = steps[0]["text"].encode()
+        return f"{len(first)}\n".encode() + first + timeline_items_html(steps).encode()
 
     token_name, variant = response_cache.record_target(record_id, response_cache.page_variant())
-    parts = orjson.loads(response_cache.cached_body(token_name, variant, build))
-    return ReplayPageParts(first_text=parts["first_text"], timeline_html=parts["timeline_html"])
+    body = response_cache.cached_body(token_name, variant, build)
+    size, _, rest = body.partition(b"\n")
+    return ReplayPageParts(first_text=rest[: int(size)].decode(), moves_html=rest[int(size) :])
 
 
 # --- the record endpoints' JSON bodies, cached (replays.response_cache) ----------------------
