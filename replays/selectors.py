@@ -193,9 +193,7 @@ def record_step_position(record: Record, *, step: int, seat: int | None) -> Step
             "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
         )
     engine = get_engine(record.game)
-    before = state_cache.state_after(engine, record, len(players), max(step - 1, 0))
-    event = record.events[step - 1] if step else None
-    state = engine.apply_trusted(before, event) if event is not None else before
+    before, event, state = state_cache.position_at(engine, record, len(players), step)
     return StepPosition(record, engine, players, step, seat, before, event, state)
 
 
@@ -261,7 +259,9 @@ def record_step_table_body(record_id: int, *, step: int, seat: int | None) -> by
     return response_cache.cached_body(
         token_name,
         variant,
-        lambda: record_step_table(record_get(record_id=record_id), step=step, seat=seat).encode(),
+        lambda: record_step_table(
+            record_get(record_id=record_id, log=False), step=step, seat=seat
+        ).encode(),
     )
 
 
@@ -332,7 +332,7 @@ def record_step_json(record_id: int, *, step: int, seat: int | None) -> bytes:
         token_name,
         variant,
         lambda: response_cache.json_body(
-            record_step_view(record_get(record_id=record_id), step=step, seat=seat)
+            record_step_view(record_get(record_id=record_id, log=False), step=step, seat=seat)
         ),
     )
 
