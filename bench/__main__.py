@@ -119,6 +119,9 @@ def main() -> None:
                 rows += viewer.replay_viewer_rows(
                     workdir, web.port, 3 if quick else 10, 3 if quick else 8
                 )
+        if "viewer" not in skip and "viewer-dashboard" not in skip:
+            from bench import viewer
+
             figures.records_reset()
             count = 5_000 if quick else 20_000
             figures.dashboard_fill(count)

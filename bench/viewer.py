@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +56,15 @@ def long_game() -> dict[str, Any]:
     return document
 
 
+RUN = uuid.uuid4().hex[:8]  # in every name: no run finds an earlier run's digests cached
+
+
 def _store_copy(document: dict[str, Any], serial: int) -> int:
-    """The game stored again under other names: a distinct record, nothing of it cached."""
+    """The game stored again under other names: a distinct record, nothing of it cached
+    (the state snapshots and timelines are cached by digest, which the names change)."""
     from replays.bulk import records_import
 
-    names = [f"viewer{serial}-{seat}" for seat in range(len(document["players"]))]
+    names = [f"viewer{RUN}-{serial}-{seat}" for seat in range(len(document["players"]))]
     (outcome,) = records_import([(1, {**document, "players": names})])
     if outcome.status != "stored":
         raise RuntimeError(f"viewer record not stored: {outcome.status}")
