@@ -3,7 +3,8 @@
 The figures, charts and tables of ``/games/<slug>/`` depend only on the game's
 statistics snapshots and the filter, never on the visitor, so they are computed
 and rendered once per snapshot version and kept in Django's cache. The worker
-that ingests a record warms the unfiltered page right after (:func:`dashboard_warm`),
+that ingests a record warms the page right after (:func:`dashboard_warm`): the
+default view, real and bot play, and the filtered views visitors asked for lately,
 so the first visitor after a record lands reads it from the cache too instead of
 paying for eleven charts (docs/performance.md, "Statistics and dashboards").
 """
@@ -11,6 +12,7 @@ paying for eleven charts (docs/performance.md, "Statistics and dashboards").
 from __future__ import annotations
 
 import hashlib
+import time
 from typing import Any
 
 from django.core.cache import cache
@@ -221,6 +223,7 @@ def statistics_context(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
     slug = engine.slug
     version = selectors.game_statistics_version(game=slug)
     key = _cache_key(slug, filters)
+    _asked_note(slug, filters, key)
     cached = cache.get(key)
     if cached is not None and cached[0] == version:
         return cached[1]
@@ -229,13 +232,63 @@ def statistics_context(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
     return context
 
 
+# The filtered views a warm-up renders besides the default: real play and bot play
+# (the form's "Play" choice), and the filters visitors asked for lately (at most
+# WARM_ASKED, each asked within WARM_ASKED_SECONDS), most recent first.
+WARM_ALWAYS: tuple[dict[str, Any], ...] = ({"real": True}, {"real": False})
+WARM_ASKED = 12
+WARM_ASKED_SECONDS = 7 * 24 * 3600
+ASKED_NOTE_SECONDS = 600  # a filter asked again is noted again after this long
+
+
+def _asked_key(slug: str) -> str:
+    return f"dashboard-asked:{slug}"
+
+
+def _asked_note(slug: str, filters: dict[str, Any], key: str) -> None:
+    """Remember that a visitor asked for this filtered view (for :func:`dashboard_warm`).
+
+    One cache read per filtered visit; a write only when the filter is new or was
+    last noted more than ``ASKED_NOTE_SECONDS`` ago. Two visits noting at once may
+    lose one note: the view is then computed by its next visitor, as before.
+    """
+    scoped = {k: v for k, v in filters.items() if v is not None}
+    if not scoped:
+        return
+    asked = cache.get(_asked_key(slug)) or {}
+    now = time.time()
+    noted = asked.get(key)
+    if noted is not None and now - noted[1] < ASKED_NOTE_SECONDS:
+        return
+    asked[key] = (scoped, now)
+    newest = sorted(asked.items(), key=lambda item: item[1][1], reverse=True)[:WARM_ASKED]
+    cache.set(_asked_key(slug), dict(newest), WARM_ASKED_SECONDS)
+
+
+def dashboard_warm_filters(*, game: str) -> list[dict[str, Any]]:
+    """The filters a warm-up renders: the default, real or bot play, and those asked lately."""
+    chosen: dict[str, dict[str, Any]] = {}
+    for filters in ({}, *WARM_ALWAYS):
+        chosen.setdefault(_cache_key(game, filters), filters)
+    cutoff = time.time() - WARM_ASKED_SECONDS
+    asked = cache.get(_asked_key(game)) or {}
+    for key, (filters, when) in sorted(asked.items(), key=lambda item: -item[1][1]):
+        if when >= cutoff:
+            chosen.setdefault(key, filters)
+    return list(chosen.values())
+
+
 def dashboard_warm(*, game: str) -> None:
-    """Compute the unfiltered dashboard of ``game`` now, so its next visitor reads it cached.
+    """Compute the dashboard of ``game`` now, so its next visitors read it cached: the
+    default view, real play and bot play, and the filtered views visitors asked for
+    lately (a filtered view otherwise went cold at every ingest).
 
     The ingest tasks call it after a record's snapshots are committed: the cost of the
     charts falls on the worker, not on the first person to open the page.
     """
-    statistics_context(get_engine(game), {})
+    engine = get_engine(game)
+    for filters in dashboard_warm_filters(game=game):
+        statistics_context(engine, filters)
 
 
 def _statistics_compute(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:

@@ -114,6 +114,22 @@ def main() -> None:
             )
             with servers.Gunicorn(env, workers=2) as web:
                 rows += figures.dashboard_rows(workdir, web.port, 10 if quick else 40, count)
+        if "viewer" not in skip:
+            from bench import viewer
+
+            figures.records_reset()
+            with servers.Gunicorn(env, workers=2) as web:
+                rows += viewer.replay_viewer_rows(
+                    workdir, web.port, 3 if quick else 10, 3 if quick else 8
+                )
+        if "viewer" not in skip and "viewer-dashboard" not in skip:
+            from bench import viewer
+
+            figures.records_reset()
+            count = 5_000 if quick else 20_000
+            figures.dashboard_fill(count)
+            with servers.Gunicorn(env, workers=2) as web:
+                rows += viewer.dashboard_viewer_rows(workdir, web.port, 5 if quick else 20, count)
         if "freshness" not in skip:
             rows += figures.freshness_rows(env, 10 if quick else 40)
         if "ingest" not in skip:

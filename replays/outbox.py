@@ -31,6 +31,9 @@ TOPIC_TASKS = {
 }
 
 
+VIEWER_WARM_TASK = "replays.records_viewer_warm"
+
+
 def _task_kwargs(announcement: Announcement) -> dict:
     if announcement.topic == Announcement.TOPIC_RECORDS_STORED:
         return {"record_ids": list(announcement.record_ids)}
@@ -100,3 +103,17 @@ def records_announce(*, record_ids: Sequence[int], batch: bool = False) -> None:
         rows = [Announcement.objects.create(record_id=pk) for pk in record_ids]
     ids = [row.pk for row in rows]
     transaction.on_commit(lambda: announcements_dispatch(ids=ids), robust=True)
+    warmed = sorted(record_ids)
+    transaction.on_commit(lambda: _viewer_warm_later(warmed), robust=True)
+
+
+def _viewer_warm_later(record_ids: list[int]) -> None:
+    """Queue the replays' preparation of the long records among these (``replays.viewer_warm``).
+
+    Only a speed-up, so not in the outbox: a broker away costs the first visitor the
+    wait, never the record.
+    """
+    try:
+        current_app.signature(VIEWER_WARM_TASK, kwargs={"record_ids": record_ids}).delay()
+    except Exception as exc:
+        logger.warning("replay preparation of %d records not queued: %s", len(record_ids), exc)

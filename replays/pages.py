@@ -19,6 +19,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from core.errors import BadRequest, NotFound, ServiceError
@@ -34,7 +35,6 @@ from replays.api.serializers import RECORD_FILTERS, record_filters
 from replays.house_rules import house_rules
 from replays.models import LiveGame, Record
 from replays.tables import table_stylesheets
-from replays.timeline import record_timeline
 
 
 def _result_words(record: Record, players: list[str]) -> str:
@@ -73,8 +73,11 @@ def embed_snippet(request: HttpRequest, record: Record, engine: Any) -> str:
 
 
 def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dict | None:
+    """What the replay page shows; its bulky parts (the move list, the first table) come
+    from the record's cached bodies, so a visit reads no log and replays nothing once
+    they are cached (the log of a long game alone is thousands of events)."""
     try:
-        record = selectors.record_get(record_id=record_id)
+        record = selectors.record_get(record_id=record_id, log=False)
     except NotFound:
         return None
     players = selectors.record_player_names(record)
@@ -83,14 +86,16 @@ def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dic
         context = _result_only_context(record, engine, players, embed=embed)
         context["embed_snippet"] = embed_snippet(request, record, engine)
         return context
-    timeline = record_timeline(record, players=players, seat=None)
+    parts = selectors.record_replay_page_parts(record.pk)
     return {
         "record": record,
         "engine": engine,
         "players": players,
         "seats": list(enumerate(players)),
-        "timeline": timeline["steps"],
-        "table": selectors.record_step_table(record, step=0, seat=None),
+        "first_text": parts.first_text,
+        "moves_mark": MOVES_MARK,
+        "moves_html": parts.moves_html,
+        "table": selectors.record_step_table_body(record.pk, step=0, seat=None).decode(),
         "result_words": _result_words(record, players),
         "forked_from": (record.meta or {}).get("forked_from"),
         "variant": variant_words(record.game, record.options or {}),
@@ -129,11 +134,27 @@ def _result_only_context(record: Record, engine: Any, players: list[str], *, emb
     }
 
 
+# Where the move list goes in the rendered page. The list (most of a long game's page)
+# is put in as the cached bytes, never passed through the template: joining and
+# encoding a megabyte of HTML again at every visit cost more than the rest of the page.
+MOVES_MARK = mark_safe("<!--giftbox:moves-->")
+
+
+def _replay_render(request: HttpRequest, context: dict) -> HttpResponse:
+    response = render(request, "replays/replay.html", context)
+    moves = context.get("moves_html")
+    if moves is not None:
+        head, mark, tail = response.content.partition(MOVES_MARK.encode())
+        if mark:
+            response.content = b"".join((head, moves, tail))
+    return response
+
+
 def record_replay_page(request: HttpRequest, record_id: int) -> HttpResponse:
     context = _replay_context(request, record_id, embed=False)
     if context is None:
         return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
-    return render(request, "replays/replay.html", context)
+    return _replay_render(request, context)
 
 
 @xframe_options_exempt
@@ -142,15 +163,14 @@ def record_embed_page(request: HttpRequest, record_id: int) -> HttpResponse:
     context = _replay_context(request, record_id, embed=True)
     if context is None:
         return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
-    return render(request, "replays/replay.html", context)
+    return _replay_render(request, context)
 
 
 def record_step_table_fragment(request: HttpRequest, record_id: int, step: int) -> HttpResponse:
     """The table at one step as an HTML fragment (what the viewer swaps in)."""
     seat = whole_number(request.GET.get("seat", ""))
     try:
-        record = selectors.record_get(record_id=record_id)
-        html = selectors.record_step_table(record, step=step, seat=seat)
+        html = selectors.record_step_table_body(record_id, step=step, seat=seat)
     except ServiceError as exc:
         return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
     return HttpResponse(html)

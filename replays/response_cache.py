@@ -37,6 +37,7 @@ import hashlib
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache
@@ -49,6 +50,29 @@ TOKEN_TIMEOUT = 24 * 3600
 BODY_TIMEOUT = 3600
 LOCAL_BYTES = 32 * 1024 * 1024
 LIST_TOKEN = "rc:token:list"
+
+
+def drawing_version() -> str:
+    """A fingerprint of the code that draws a table and a replay page's move list.
+
+    The viewer's cached HTML (a step's table, the page's list of moves) is drawn by
+    ``replays/tables/*.py`` and ``replays/selectors.py`` from the engines' views and
+    words (``WORDS_VERSION``); a deploy that changes any of them (or the replay
+    templates) changes the keys, so HTML drawn by the old code is never served.
+    """
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    sources = [
+        root / "selectors.py",
+        *sorted((root / "tables").glob("*.py")),
+        *sorted((root / "templates" / "replays").glob("*.html")),
+    ]
+    for source in sources:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+DRAWING_VERSION = drawing_version()
 
 
 def record_token_name(record_id: int) -> str:
@@ -70,6 +94,20 @@ def step_variant(step: int, seat: int | None) -> str:
 
 def timeline_variant(seat: int | None) -> str:
     return f"timeline:{WORDS_VERSION}:{seat}"
+
+
+def table_variant(step: int, seat: int | None) -> str:
+    """A step's table drawn as HTML for one viewer: everyone (None) or one seat.
+
+    The seat is part of the key, as for the step's JSON: a seat's table shows its own
+    hidden cards, and is never the body served to another seat or to everyone.
+    """
+    return f"table:{WORDS_VERSION}:{DRAWING_VERSION}:{step}:{seat}"
+
+
+def page_variant() -> str:
+    """The replay page's bulky part (the list of moves, as everyone sees them)."""
+    return f"page:{WORDS_VERSION}:{DRAWING_VERSION}"
 
 
 def list_variant(request: Any) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from django.utils.html import escape
 from rest_framework.fields import DateTimeField
 
 from core.errors import BadRequest, Conflict, NotFound
@@ -23,6 +24,7 @@ from replays.simulation import DEMO_SOURCE
 from replays.tables import table_html
 from replays.timeline import (
     names_fill,
+    record_timeline,
     record_timeline_json,
     scores_shown,
     setup_sentence,
@@ -192,9 +194,7 @@ def record_step_position(record: Record, *, step: int, seat: int | None) -> Step
             "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
         )
     engine = get_engine(record.game)
-    before = state_cache.state_after(engine, record, len(players), max(step - 1, 0))
-    event = record.events[step - 1] if step else None
-    state = engine.apply_trusted(before, event) if event is not None else before
+    before, event, state = state_cache.position_at(engine, record, len(players), step)
     return StepPosition(record, engine, players, step, seat, before, event, state)
 
 
@@ -246,6 +246,71 @@ def record_step_table(record: Record, *, step: int, seat: int | None) -> str:
     return table_html(at.engine, at.state, seat=seat, players=at.players, moves=moves)
 
 
+def record_step_table_body(record_id: int, *, step: int, seat: int | None) -> bytes:
+    """The table at ``step`` as UTF-8 HTML for that viewer, cached per seat under the
+    record's token, as the step's JSON is (``replays.response_cache.table_variant``).
+
+    A record is a finished game; each viewer (everyone, or one seat) has its own key,
+    so a seat's hidden cards are only ever in that seat's body. A refused step or seat
+    raises as ``record_step_table`` does, and nothing is stored.
+    """
+    token_name, variant = response_cache.record_target(
+        record_id, response_cache.table_variant(step, seat)
+    )
+    return response_cache.cached_body(
+        token_name,
+        variant,
+        lambda: record_step_table(
+            record_get(record_id=record_id, log=False), step=step, seat=seat
+        ).encode(),
+    )
+
+
+def timeline_items_html(steps: list[dict[str, Any]]) -> str:
+    """The replay page's move list: one ``<li>`` per step, its sentence escaped.
+
+    Built as a string rather than by a template loop: a long game has thousands of
+    steps, and the loop cost more than telling the game.
+    """
+    items = [
+        f'<li data-step="{entry["step"]}"{CURRENT if index == 0 else ""}>'
+        f'<a href="#step={entry["step"]}"><span class="n">{entry["step"]}.</span> '
+        f'<span class="t">{escape(entry["text"])}</span></a></li>\n'
+        for index, entry in enumerate(steps)
+    ]
+    return "".join(items)
+
+
+CURRENT = ' class="current"'  # the step shown when the page opens
+
+
+@dataclass(frozen=True)
+class ReplayPageParts:
+    """What a replay page would otherwise rebuild at every visit: the move list drawn as
+    HTML (thousands of lines, most of the page's bytes, in a long game) and the first
+    step's sentence. The list is kept as the bytes the page sends."""
+
+    first_text: str
+    moves_html: bytes
+
+
+def record_replay_page_parts(record_id: int) -> ReplayPageParts:
+    """The replay page's list of moves, as everyone sees the finished game, cached under
+    the record's token (a rename of a player or a correction replaces it)."""
+
+    def build() -> bytes:
+        record = record_get(record_id=record_id)
+        players = record_player_names(record)
+        steps = record_timeline(record, players=players, seat=None)["steps"]
+        first = steps[0]["text"].encode()
+        return f"{len(first)}\n".encode() + first + timeline_items_html(steps).encode()
+
+    token_name, variant = response_cache.record_target(record_id, response_cache.page_variant())
+    body = response_cache.cached_body(token_name, variant, build)
+    size, _, rest = body.partition(b"\n")
+    return ReplayPageParts(first_text=rest[: int(size)].decode(), moves_html=rest[int(size) :])
+
+
 # --- the record endpoints' JSON bodies, cached (replays.response_cache) ----------------------
 
 
@@ -268,7 +333,7 @@ def record_step_json(record_id: int, *, step: int, seat: int | None) -> bytes:
         token_name,
         variant,
         lambda: response_cache.json_body(
-            record_step_view(record_get(record_id=record_id), step=step, seat=seat)
+            record_step_view(record_get(record_id=record_id, log=False), step=step, seat=seat)
         ),
     )
 

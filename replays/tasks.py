@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
-from replays import imports
+from replays import imports, viewer_warm
 from replays.outbox import announcements_dispatch as _dispatch
 
 
@@ -31,3 +31,9 @@ def import_job_run(*, job_id: int) -> int:
 def import_jobs_sweep() -> int:
     """Periodic sweep: send again import jobs no worker took (e.g. the broker was down)."""
     return imports.import_jobs_sweep()
+
+
+@shared_task(name="replays.records_viewer_warm", ignore_result=True, soft_time_limit=300)
+def records_viewer_warm(*, record_ids: list[int]) -> int:
+    """Prepare the replays of these records if they are long (``replays.viewer_warm``)."""
+    return viewer_warm.records_viewer_warm(record_ids=record_ids)

@@ -87,17 +87,33 @@ def timeline_entries(
     return entries
 
 
-def record_timeline(record: Record, *, players: list[str], seat: int | None) -> dict[str, Any]:
-    """Every step of a record at once, as everyone or one seat saw it."""
+# A record's timelines are kept as long as the record's cached bodies may be: a long
+# game's costs hundreds of milliseconds to tell (replays.viewer_warm tells it ahead).
+TIMELINE_TIMEOUT = 24 * 3600
+
+
+def record_states(record: Record, num_players: int) -> list[Any]:
+    """The state before any event, then after each, of a stored record (trusted replay:
+    a stored record was validated when it was stored)."""
+    engine = get_engine(record.game)
+    return list(replay_states(engine, num_players, record.options, record.events, checked=False))
+
+
+def record_timeline(
+    record: Record, *, players: list[str], seat: int | None, states: list[Any] | None = None
+) -> dict[str, Any]:
+    """Every step of a record at once, as everyone or one seat saw it.
+
+    ``states`` (``record_states``) may be passed by a caller telling several viewers'
+    timelines at once, so the log is replayed once for all of them.
+    """
     key = f"timeline:{WORDS_VERSION}:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
     cached = cache.get(key)
     if cached is not None:
         return cached
     engine = get_engine(record.game)
-    # A stored record was validated when it was stored: the trusted path replays it.
-    states = list(
-        replay_states(engine, len(players), record.options, record.events, checked=False)
-    )
+    if states is None:
+        states = record_states(record, len(players))
     body = {
         "record": record.pk,
         "game": record.game,
@@ -108,7 +124,7 @@ def record_timeline(record: Record, *, players: list[str], seat: int | None) -> 
         "result": record.result,
         "steps": timeline_entries(engine, players, record.events, states, seat),
     }
-    cache.set(key, body, timeout=3600)
+    cache.set(key, body, timeout=TIMELINE_TIMEOUT)
     return body
 
 
@@ -119,7 +135,7 @@ def record_timeline_json(record: Record, *, players: list[str], seat: int | None
     cached = cache.get(key)
     if cached is None:
         cached = ORJSONRenderer().render(record_timeline(record, players=players, seat=seat))
-        cache.set(key, cached, timeout=3600)
+        cache.set(key, cached, timeout=TIMELINE_TIMEOUT)
     return cached
 
 

@@ -10,9 +10,16 @@ anonymous client), permission (reading is open to everyone), the throttle
 pipeline as the version token read), content negotiation (JSON only: no
 ``format``, an ``Accept`` of nothing, ``*/*`` or ``application/json``). Then,
 if the body of the current token is cached, it is the answer, with DRF's
-headers. Anything else — credentials, another format, a query this path does
-not know, a refusal, a miss — goes to the DRF view, told the throttle's
-verdict so the request is counted once.
+headers. Anything else — another format, a query this path does not know, a refusal,
+a miss — goes to the DRF view, told the throttle's verdict so the request is
+counted once.
+
+A signed-in request (a session cookie, or ``Authorization: Token``) takes the same
+path: these bodies are the same whoever asks, so only the throttle depends on the
+client. Its user is found by the API's own authentication classes, exactly as DRF
+finds it (a token's lookup, the session's user), and it is counted in its user's
+window. Credentials they refuse (an unknown or revoked token) go to the DRF view,
+which answers the refusal; so does any other ``Authorization`` scheme.
 """
 
 from __future__ import annotations
@@ -23,6 +30,9 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
+from rest_framework.exceptions import APIException
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
 
 from core.api.throttling import VERDICT_ATTRIBUTE, throttle_check
 from replays import response_cache
@@ -31,15 +41,39 @@ Target = tuple[str, str]  # (token name, body variant)
 JSON_ACCEPTS = frozenset({"", "*/*", "application/json"})
 
 
-def _anonymous_json(request: HttpRequest) -> bool:
-    if request.method != "GET" or "HTTP_AUTHORIZATION" in request.META:
+def _plain_json_get(request: HttpRequest) -> bool:
+    if request.method != "GET":
         return False
     if request.META.get("HTTP_ACCEPT", "").strip() not in JSON_ACCEPTS:
         return False
-    if "format" in request.GET:
-        return False
-    user = getattr(request, "user", None)  # Django's session user, as DRF's session auth reads
-    return user is None or not user.is_authenticated
+    return "format" not in request.GET
+
+
+_UNKNOWN = object()  # the client's credentials are for the DRF view to judge
+
+
+def _client(request: HttpRequest) -> Any:
+    """The user DRF's authentication would find (None: anonymous), or ``_UNKNOWN``.
+
+    Without an ``Authorization`` header: the session's user, as DRF's
+    ``SessionAuthentication`` reads it (a GET needs no CSRF token). With a
+    ``Token`` header: the API's authentication classes in their order, as DRF runs
+    them; a refusal, or any other scheme, is ``_UNKNOWN`` (the DRF view answers it).
+    """
+    header = request.META.get("HTTP_AUTHORIZATION")
+    if header is None:
+        user = getattr(request, "user", None)  # Django's session user (lazy)
+        return user if user is not None and user.is_authenticated else None
+    if not header.lower().startswith("token "):
+        return _UNKNOWN
+    drf_request = Request(
+        request, authenticators=[auth() for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+    )
+    try:
+        user = drf_request.user
+    except APIException:
+        return _UNKNOWN
+    return user if user is not None and user.is_authenticated else _UNKNOWN
 
 
 def _seat(request: HttpRequest) -> tuple[bool, int | None]:
@@ -93,12 +127,15 @@ def wrap(view: Callable[..., Any], target: Callable[[HttpRequest, dict[str, Any]
 
     @functools.wraps(view)
     def fast(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-        found = target(request, kwargs) if _anonymous_json(request) else None
+        found = target(request, kwargs) if _plain_json_get(request) else None
         if found is None:
+            return view(request, *args, **kwargs)
+        user = _client(request)
+        if user is _UNKNOWN:
             return view(request, *args, **kwargs)
         token_name, variant = found
         # Counted, and the token read, in one round trip (one Redis script).
-        verdict, (token,) = throttle_check(request, None, reads=[token_name])
+        verdict, (token,) = throttle_check(request, user, reads=[token_name])
         setattr(request, VERDICT_ATTRIBUTE, verdict)
         if verdict.allowed and token is not None:
             body = response_cache.body_read(response_cache.body_name(token_name, token, variant))

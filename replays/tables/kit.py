@@ -4,7 +4,7 @@ A drawing module (``replays/tables/<slug>.py``) turns one view of one step into
 HTML. It gets a :class:`Table`: the engine's ``view`` for the viewer (never the
 raw state, so a page cannot draw what the seat may not see), the card catalog,
 the player names and whose turn it is. It builds HTML with the kit's helpers,
-which escape everything (``format_html``), so no drawing module writes markup
+which escape everything (as ``format_html`` does), so no drawing module writes markup
 by string concatenation.
 
 Every card face a module draws carries ``data-card="<id>"``; every element a
@@ -17,19 +17,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from html import escape as escape_html
 from typing import Any
 
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.base import CardInfo
 
 Html = SafeString
 
 
+def _safe(value: Any) -> str:
+    """``value`` as HTML: a safe fragment as it is, anything else escaped.
+
+    Django's ``conditional_escape`` to the byte (``escape`` is ``html.escape`` of
+    ``str(value)``), without its lazy-string wrappers: a long game's table holds
+    thousands of elements, and the wrappers were most of drawing it.
+    """
+    html = getattr(value, "__html__", None)
+    return html() if html is not None else escape_html(str(value))
+
+
 def join(parts: Iterable[Html | str], sep: str = "") -> Html:
     """Concatenate already-safe fragments (plain strings are escaped)."""
-    return format_html_join(mark_safe(sep), "{}", ((part,) for part in parts))
+    return SafeString(sep.join([_safe(part) for part in parts]))
 
 
 def el(tag: str, *children: Html | str, cls: str = "", **attrs: Any) -> Html:
@@ -39,11 +50,15 @@ def el(tag: str, *children: Html | str, cls: str = "", **attrs: Any) -> Html:
     """
     attributes = [("class", cls)] if cls else []
     attributes += [(name.rstrip("_").replace("_", "-"), value) for name, value in attrs.items()]
-    shown = [(name, "" if value is True else value) for name, value in attributes]
-    rendered = format_html_join(
-        "", ' {}="{}"', ((n, v) for n, v in shown if v is not None and v is not False)
+    rendered = "".join(
+        [
+            f' {_safe(name)}="{_safe("" if value is True else value)}"'
+            for name, value in attributes
+            if value is not None and value is not False
+        ]
     )
-    return format_html("<{}{}>{}</{}>", mark_safe(tag), rendered, join(children), mark_safe(tag))
+    inner = "".join([_safe(child) for child in children])
+    return SafeString(f"<{tag}{rendered}>{inner}</{tag}>")
 
 
 def points(value: int) -> str:

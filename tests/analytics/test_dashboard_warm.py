@@ -44,7 +44,24 @@ def test_one_cache_entry_per_page_however_many_records(make_document):
     for seed in (55, 56, 57):
         record_submit(document=make_document(seed=seed))
     keys = [k for k in cache._cache if "dashboard:" in k]  # locmem in tests
-    assert len(keys) == 1
+    assert len(keys) == len(dashboard.dashboard_warm_filters(game="secret_santa")) == 3
+
+
+def test_the_filtered_views_visitors_ask_for_are_warm_after_an_ingest(
+    client, make_document, monkeypatch
+):
+    cache.clear()
+    record_submit(document=make_document(seed=59))
+    asked = "/games/secret_santa/?players=&real=&club=&from=&to=&variant=&players=4"
+    assert client.get(asked).status_code == 200  # computed, and noted as asked
+    record_submit(document=make_document(seed=60))  # ingest, then the warm-up
+    monkeypatch.setattr(dashboard, "_statistics_compute", _refuse_compute)
+    for path in (asked, "/games/secret_santa/?real=real", "/games/secret_santa/?real=simulated"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert b"2 real games recorded" in page.content, path
+    with pytest.raises(AssertionError, match="computed during the visit"):
+        client.get("/games/secret_santa/?players=5")  # never asked: computed by its visitor
 
 
 def test_a_failed_warm_up_does_not_fail_the_ingest(make_document, monkeypatch, caplog):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 
 from games.play import replay_states
 from games.registry import get_engine
@@ -33,3 +34,40 @@ def test_state_after_equals_a_full_replay_cold_and_warm(make_document, monkeypat
     assert engine.view(state_cache.state_after(engine, record, n, last), None) == engine.view(
         states[last], None
     )
+
+
+@pytest.mark.parametrize("game", ["gift_trap", "secret_santa"])
+def test_a_position_from_a_snapshot_reads_only_the_events_after_it(
+    make_document, monkeypatch, settings, game
+):
+    """With the log not loaded, a step is the same from a snapshot (only the events after
+    it read) as from a full replay, and the log itself is never loaded for it."""
+    from replays.models import Record
+
+    settings.CACHES = {  # room for every snapshot: none is culled
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "positions",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    }
+    monkeypatch.setattr(state_cache, "EVERY", 8)
+    cache.clear()
+    document = make_document(game, seed=5)
+    record, _ = record_submit(document=document)
+    engine = get_engine(game)
+    n = len(document["players"])
+    states = list(replay_states(engine, n, record.options, record.events))
+    last = len(states) - 1
+    steps = [0, 1, 8, 9, 16, 17, last // 2, last]
+    for visit in ("cold", "warm"):
+        for step in steps:
+            light = Record.objects.defer("events").get(pk=record.pk)
+            before, event, state = state_cache.position_at(engine, light, n, step)
+            assert engine.view(state, None) == engine.view(states[step], None), (visit, step)
+            assert engine.view(before, None) == engine.view(states[max(step - 1, 0)], None)
+            assert event == (document["events"][step - 1] if step else None)
+            if visit == "warm" and step > 8 and connection.vendor == "postgresql":
+                assert "events" in light.get_deferred_fields(), ("the log was loaded", step)
+    assert state_cache.events_between(light, 3, 3) == []
+    assert state_cache.events_between(light, 2, 6) == document["events"][2:6]

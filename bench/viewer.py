@@ -1,0 +1,287 @@
+"""The paths a person's browser takes, each against a bare view of its bytes (group ``viewer``).
+
+    python -m bench --skip engine,import,http,memory,dashboard,freshness,ratings
+
+On the longest game the service stores (8-player GiftTRAP, 30 rounds: 4,620 events),
+over HTTP (gunicorn, 2 workers), each figure beside a bare Django view returning the
+very bytes the product returned (``bench/urls.py``), measured in the same run:
+
+* the replay page (``/records/<id>/``), the table fragment the viewer fetches at every
+  step (``/records/<id>/steps/<k>/table/``, everyone's and one seat's), the step API
+  and the timeline API (everyone's and one seat's);
+* *repeat*: the same URLs asked again, anonymous, with a session cookie and (API
+  only: pages take no token) with ``Authorization: Token``;
+* *first visit*: each request the first one of a record never asked before (a copy of
+  the game with other player names: a new digest, nothing cached), anonymous, either
+  right after the upload (``before the warm-up``) or after the replay's preparation
+  the upload queues (``replays.viewer_warm``, run here as the worker runs it), when
+  the product has it;
+* the game dashboard at ``count`` records: the default view on its first visit after
+  an ingest whose warm-up has not run, and filtered views (real play; a table size
+  asked before) on their first visit after an ingest and its warm-up.
+
+Each row: {figure, value, unit, reference, ratio, target, met, note} (``bench.figures.row``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from bench import servers
+from bench.corpus import CACHE
+from bench.figures import Row, _save_bare, row
+
+GAME, PLAYERS, SEED = "gift_trap", 8, 1  # 30 rounds at 8 players: 4,620 events
+SEAT = 3
+
+
+def long_game() -> dict[str, Any]:
+    """The longest game: an 8-player GiftTRAP game of 30 rounds, simulated once and cached."""
+    CACHE.mkdir(exist_ok=True)
+    path = CACHE / f"viewer-{GAME}-{PLAYERS}-{SEED}.json"
+    if path.exists():
+        return orjson.loads(path.read_bytes())
+    from replays.simulation import simulated_document
+
+    document = simulated_document(
+        GAME, num_players=PLAYERS, rng=random.Random(SEED), simulated=False
+    )
+    path.write_bytes(orjson.dumps(document))
+    return document
+
+
+RUN = uuid.uuid4().hex[:8]  # in every name: no run finds an earlier run's digests cached
+
+
+def _store_copy(document: dict[str, Any], serial: int) -> int:
+    """The game stored again under other names: a distinct record, nothing of it cached
+    (the state snapshots and timelines are cached by digest, which the names change)."""
+    from replays.bulk import records_import
+
+    names = [f"viewer{RUN}-{serial}-{seat}" for seat in range(len(document["players"]))]
+    (outcome,) = records_import([(1, {**document, "players": names})])
+    if outcome.status != "stored":
+        raise RuntimeError(f"viewer record not stored: {outcome.status}")
+    return outcome.record_id
+
+
+def _warm_up() -> Any:
+    """The replay preparation the upload queues, when this code has it."""
+    try:
+        from replays.viewer_warm import records_viewer_warm
+    except ImportError:
+        return None
+    return records_viewer_warm
+
+
+def _clients() -> dict[str, dict[str, str]]:
+    """Headers of the three kinds of client: anonymous, a session cookie, an API token."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from accounts.services import api_token_create
+
+    user = get_user_model().objects.create_user(
+        f"viewer-bench-{time.time_ns()}", "bench@example.org", "bench-password-long-1"
+    )
+    browser = Client()
+    browser.force_login(user)
+    session = browser.cookies[settings.SESSION_COOKIE_NAME].value
+    _, key = api_token_create(user=user, name="bench")
+    return {
+        "anonymous": {},
+        "session": {"Cookie": f"{settings.SESSION_COOKIE_NAME}={session}"},
+        "token": {"Authorization": f"Token {key}"},
+    }
+
+
+def _timed(port: int, path: str, headers: dict[str, str]) -> float:
+    started = time.perf_counter()
+    status, _ = servers.get(port, path, headers=headers)
+    taken = time.perf_counter() - started
+    if status != 200:
+        raise RuntimeError(f"{path} answered {status}")
+    return taken
+
+
+def _paths(record_id: int, steps: list[int]) -> dict[str, list[str]]:
+    """Each path a browser takes through one replay (a few steps of each)."""
+    return {
+        "replay page": [f"/records/{record_id}/"],
+        "table fragment, everyone": [f"/records/{record_id}/steps/{k}/table/" for k in steps],
+        "table fragment, one seat": [
+            f"/records/{record_id}/steps/{k}/table/?seat={SEAT}" for k in steps
+        ],
+        "step API, everyone": [f"/api/records/{record_id}/steps/{k}/" for k in steps],
+        "step API, one seat": [f"/api/records/{record_id}/steps/{k}/?seat={SEAT}" for k in steps],
+        "timeline API, everyone": [f"/api/records/{record_id}/timeline/"],
+        "timeline API, one seat": [f"/api/records/{record_id}/timeline/?seat={SEAT}"],
+    }
+
+
+def _bare_of(workdir: Path, port: int, path: str, prefix: str) -> str:
+    """The bare view of the bytes ``path`` answers now (a page's as HTML, the API's as JSON)."""
+    suffix = "" if path.startswith("/api/") else ".html"
+    return _save_bare(workdir, port, path, f"{prefix}-{abs(hash(path))}{suffix}")
+
+
+def _ms(values: list[float], q: float) -> float:
+    return servers.quantile(values, q) * 1000
+
+
+def _repeat_rows(
+    workdir: Path, port: int, rounds: int, record_id: int, steps: list[int]
+) -> list[Row]:
+    clients = _clients()
+    rows = []
+    for name, paths in _paths(record_id, steps).items():
+        bare = [_bare_of(workdir, port, path, "viewer") for path in paths]
+        kinds = ["anonymous", "session"] + (["token"] if paths[0].startswith("/api/") else [])
+        page = name == "replay page"
+        for kind in kinds:
+            for path in paths + bare:  # every worker warm
+                for _ in range(2):
+                    _timed(port, path, clients[kind])
+            ours, ref = [], []
+            count = rounds * (10 if page else 1)
+            for _ in range(count):  # interleaved: the same load on both
+                for path, bare_path in zip(paths, bare, strict=True):
+                    ours.append(_timed(port, path, clients[kind]))
+                    ref.append(_timed(port, bare_path, {}))
+            p99, ref99 = _ms(ours, 0.99), _ms(ref, 0.99)
+            target = "< 50 ms" if page else "<= 2x bare"
+            met = p99 < 50 if page else p99 <= 2 * ref99
+            rows.append(
+                row(
+                    f"viewer {name}, repeat, {kind}, p99",
+                    p99,
+                    "ms",
+                    ref99,
+                    target,
+                    met,
+                    f"{len(ours)} requests; p50 {_ms(ours, 0.5):.2f} ms vs bare "
+                    f"{_ms(ref, 0.5):.2f} ms; p95 {_ms(ours, 0.95):.2f} vs {_ms(ref, 0.95):.2f} ms",
+                )
+            )
+    return rows
+
+
+def _first_rows(
+    workdir: Path, port: int, document: dict[str, Any], copies: int, steps: list[int], *, warm: bool
+) -> list[Row]:
+    """Each path's first visit, on records never asked before (a copy each)."""
+    prepare = _warm_up() if warm else None
+    if warm and prepare is None:
+        return [
+            row(
+                "viewer first visits after the replay's preparation", None, "ms", None, "-", None,
+                "skipped: this code prepares no replay at upload (replays.viewer_warm)",
+            )
+        ]  # fmt: skip
+    taken: dict[str, list[float]] = {}
+    bare: dict[str, list[str]] = {}
+    for copy in range(copies):
+        record_id = _store_copy(document, 1000 * (2 if warm else 1) + copy)
+        if prepare is not None:
+            prepare(record_ids=[record_id])
+        k = steps[copy % len(steps)]
+        for name, paths in _paths(record_id, [k]).items():
+            taken.setdefault(name, []).append(_timed(port, paths[0], {}))
+            if copy == 0:
+                bare[name] = [_bare_of(workdir, port, paths[0], "first")]
+    when = "after the replay's preparation" if warm else "before the warm-up"
+    rows = []
+    for name, values in taken.items():
+        ref = servers.latencies(port, bare[name], rounds=max(10, copies))
+        worst, median = max(values) * 1000, _ms(values, 0.5)
+        page = name == "replay page"
+        rows.append(
+            row(
+                f"viewer {name}, first visit {when}, anonymous, median",
+                median,
+                "ms",
+                _ms(ref, 0.5),
+                "< 50 ms" if page else "<= 2x bare",
+                median < 50 if page else median <= 2 * _ms(ref, 0.5),
+                f"{len(values)} records never asked before; slowest {worst:.1f} ms",
+            )
+        )
+    return rows
+
+
+def replay_viewer_rows(workdir: Path, port: int, rounds: int, copies: int) -> list[Row]:
+    document = long_game()
+    events = len(document["events"])
+    rng = random.Random(7)
+    steps = sorted(rng.sample(range(1, events + 1), 12))
+    record_id = _store_copy(document, 1)
+    rows = _first_rows(workdir, port, document, copies, steps, warm=False)
+    rows += _first_rows(workdir, port, document, copies, steps, warm=True)
+    rows += _repeat_rows(workdir, port, rounds, record_id, steps)
+    for entry in rows:
+        entry["note"] = f"{events:,}-event {PLAYERS}-player GiftTRAP; " + entry["note"]
+    return rows
+
+
+# --- dashboards -----------------------------------------------------------------------------
+
+
+def _ingest(serial: int, *, warm: bool) -> None:
+    """One new Gift Swap record stored and ingested as the worker does; warmed if ``warm``."""
+    from analytics.tasks import dashboards_warm, records_ingest
+    from bench.corpus import base_games
+    from replays.bulk import records_import
+
+    base = next(d for d in base_games() if d["game"] == "gift_swap")
+    names = [f"viewer-late{serial}-{k}" for k in range(len(base["players"]))]
+    document = {**base, "players": names}
+    document.pop("result", None)
+    (outcome,) = records_import([(1, document)])
+    if outcome.status != "stored":
+        raise RuntimeError(f"dashboard record not stored: {outcome.status}")
+    records_ingest(record_ids=[outcome.record_id])
+    if warm:
+        dashboards_warm(record_ids=[outcome.record_id])
+
+
+def dashboard_viewer_rows(workdir: Path, port: int, rounds: int, records: int) -> list[Row]:
+    """The dashboard on first visits after an ingest: default view before its warm-up,
+    filtered views after it (a table size asked once before, and real play)."""
+    paths = {
+        "default view, before the warm-up ran": ("/games/gift_swap/", False),
+        "filtered by a table size asked before, after the warm-up": (
+            "/games/gift_swap/?players=4",
+            True,
+        ),
+        "real play only, after the warm-up": ("/games/gift_swap/?real=real", True),
+    }
+    rows = []
+    for serial, (name, (path, warm)) in enumerate(paths.items()):
+        bare = _save_bare(workdir, port, path, f"viewer-dash-{serial}.html")  # asked once
+        servers.latencies(port, [path, bare], rounds=3)
+        ours, ref = [], []
+        for k in range(rounds):
+            _ingest(serial * 10_000 + k, warm=warm)
+            ours += servers.latencies(port, [path], rounds=1)
+            ref += servers.latencies(port, [bare], rounds=3)
+        p95, ref95 = _ms(ours, 0.95), _ms(ref, 0.95)
+        rows.append(
+            row(
+                f"dashboard {name}, first visit after an ingest, p95 ({records:,} records)",
+                p95,
+                "ms",
+                ref95,
+                "< 50 ms",
+                p95 < 50,
+                f"{len(ours)} visits, each after a new record's ingest; p50 "
+                f"{_ms(ours, 0.5):.1f} ms vs bare {_ms(ref, 0.5):.1f} ms",
+            )
+        )
+    return rows

@@ -1,0 +1,48 @@
+"""A long record's replay, prepared ahead: what its first visitors would otherwise wait for.
+
+Why: the first visit of a long game's replay page told the whole game (450-550 ms for
+an 8-player GiftTRAP game of 4,620 events), its first step replayed thousands of
+events, and each seat's first timeline told the game again (docs/performance.md,
+"The replay viewer"). A record never changes, so all of it can be prepared once,
+by a worker, right after the record is stored: the log is replayed once, the states
+every ``state_cache.EVERY`` events are kept (a step's first visit then applies at most
+that many events), every viewer's timeline is told from those states and kept, and
+the page's move list and first table are drawn and kept under the record's token.
+
+Only records of at least ``WARM_MIN_EVENTS`` events are prepared: a shorter game is
+told in a few milliseconds on its first visit, and preparing every record of a bulk
+import would cost the workers more than it saves. Everything kept is a copy in the
+cache; if it is lost, the next visitor builds it from the log.
+"""
+
+from __future__ import annotations
+
+from replays import selectors, state_cache
+from replays.models import Record
+from replays.timeline import record_states, record_timeline
+
+WARM_MIN_EVENTS = 500
+
+
+def record_viewer_warm(*, record_id: int) -> bool:
+    """Prepare one record's replay (see the module); False if it is short, gone or has no log."""
+    record = Record.objects.filter(pk=record_id, kind=Record.Kind.LOG).first()
+    if record is None or record.num_events < WARM_MIN_EVENTS:
+        return False
+    players = selectors.record_player_names(record)
+    states = record_states(record, len(players))
+    state_cache.snapshots_store(record, states)
+    for seat in [None, *range(len(players))]:
+        record_timeline(record, players=players, seat=seat, states=states)
+        selectors.record_timeline_body(record_id, seat=seat)
+    selectors.record_replay_page_parts(record_id)
+    selectors.record_step_table_body(record_id, step=0, seat=None)
+    return True
+
+
+def records_viewer_warm(*, record_ids: list[int]) -> int:
+    """Prepare the long ones of these records; returns how many were prepared."""
+    long_ones = Record.objects.filter(
+        pk__in=record_ids, kind=Record.Kind.LOG, num_events__gte=WARM_MIN_EVENTS
+    ).values_list("pk", flat=True)
+    return sum(record_viewer_warm(record_id=pk) for pk in long_ones)
