@@ -152,7 +152,12 @@ def round_seat(
         seed=seed,
     )
     planned = [
-        PlannedTable(number, [label.entry[p] for p in table], plan.reasons[number - 1])
+        # Shown under the table's own heading: without the optimiser's "Table n: ".
+        PlannedTable(
+            number,
+            [label.entry[p] for p in table],
+            plan.reasons[number - 1].removeprefix(f"Table {number}: "),
+        )
         for number, table in enumerate(plan.round.tables, start=1)
     ]
     return SeatPlan(
