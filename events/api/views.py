@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from clubs.api.views import ERRORS, READ_ERRORS, ReadOpenWriteAuthenticated
 from clubs.models import Club, Season
+from core.api import schema as api_schema
 from core.api.permissions import request_user
 from core.errors import BadRequest, NotFound, Unprocessable
 from core.inputs import whole_number
@@ -336,7 +337,7 @@ class StandingsView(_Base):
         parameters=[
             OpenApiParameter(
                 "after_round",
-                int,
+                api_schema.integer(0, 1000),
                 description="Standings after this round (default: the last seated).",
                 required=False,
             )

@@ -89,14 +89,14 @@ def event_create(
     low = min_table if min_table is not None else engine.min_players
     high = max_table if max_table is not None else engine.max_players
     if not engine.min_players <= low <= high <= engine.max_players:
-        raise BadRequest(
-            "invalid_request",
+        raise Unprocessable(  # well-formed, but not sizes this game is played at
+            "invalid_table_sizes",
             f"{engine.name} is played by {engine.min_players} to {engine.max_players} "
             f"players: table sizes must lie within that, smallest first.",
             field="min_table",
         )
     if ends_at is not None and ends_at < starts_at:
-        raise BadRequest("invalid_request", "An event ends after it starts.", field="ends_at")
+        raise Unprocessable("invalid_dates", "An event ends after it starts.", field="ends_at")
     if season is not None:
         league = season.league
         if club is None or league.club_id != club.pk:

@@ -85,6 +85,8 @@ def _seat(request: HttpRequest) -> tuple[bool, int | None]:
     values = request.GET.getlist("seat")
     if len(values) != 1 or not values[0].isascii() or not values[0].isdigit():
         return False, None
+    if len(values[0]) > 3:  # no table has a seat past 999: DRF's own answer says why
+        return False, None
     return True, int(values[0])
 
 

@@ -55,7 +55,7 @@ def test_table_sizes_outside_the_game_are_refused(ev) -> None:
             starts_at=STARTS,
             max_table=6,
         )
-    assert refused.value.code == "invalid_request"
+    assert refused.value.code == "invalid_table_sizes"
 
 
 def test_non_members_cannot_join_a_club_event(ev) -> None:
