@@ -34,40 +34,17 @@ from bench.figures import Row, records_reset, row
 REQUEST_LINES = 1000  # the bulk API's most per request
 
 
-class Runserver:
+class Runserver(servers.Server):
     """The embedded default's server (``manage.py runserver``, as bin/serve runs it)."""
 
+    name = "runserver"
+
     def __init__(self, env: dict[str, str]) -> None:
-        self.port = servers.free_port()
+        super().__init__(env)
         self.env = {**env, "DJANGO_SETTINGS_MODULE": "config.settings"}
-        self.process: subprocess.Popen | None = None
 
-    def __enter__(self) -> Runserver:
-        self.process = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"],
-            cwd=servers.ROOT,
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if servers.get(self.port, "/api/games/")[0] == 200:
-                    return self
-            except OSError:
-                time.sleep(0.2)
-        self.__exit__()
-        raise RuntimeError("runserver did not start")
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-            self.process = None
+    def command(self) -> list[str]:
+        return [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"]
 
 
 def _bulk_post(port: int, lines: list[bytes]) -> tuple[float, int]:

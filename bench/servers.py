@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Self
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,27 +29,30 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class Gunicorn:
-    """gunicorn with config/gunicorn.py and the bench's bare views, on a free port."""
+class Server:
+    """A web server of the bench in a child process on a free port, up once it answers.
 
-    def __init__(self, env: dict[str, str], *, workers: int = 2) -> None:
+    Subclasses say what to run (``command``) and with which settings; starting, the
+    wait for ``/api/games/`` to answer and stopping are the same for every server.
+    """
+
+    name = "server"
+
+    def __init__(self, env: dict[str, str]) -> None:
         self.port = free_port()
-        self.env = {
-            **env,
-            "DJANGO_SETTINGS_MODULE": "bench.settings",
-            "WEB_CONCURRENCY": str(workers),
-            "GUNICORN_BIND": f"127.0.0.1:{self.port}",
-            "GUNICORN_ACCESSLOG": "",
-        }
+        self.env = env
         self.process: subprocess.Popen | None = None
 
-    def __enter__(self) -> Gunicorn:
+    def command(self) -> list[str]:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"],
+            self.command(),
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -59,7 +63,7 @@ class Gunicorn:
             except OSError:
                 time.sleep(0.2)
         self.__exit__()
-        raise RuntimeError("gunicorn did not start")
+        raise RuntimeError(f"{self.name} did not start")
 
     def __exit__(self, *exc: object) -> None:
         if self.process is not None:
@@ -69,6 +73,25 @@ class Gunicorn:
             except subprocess.TimeoutExpired:
                 self.process.kill()
             self.process = None
+
+
+class Gunicorn(Server):
+    """gunicorn with config/gunicorn.py and the bench's bare views, on a free port."""
+
+    name = "gunicorn"
+
+    def __init__(self, env: dict[str, str], *, workers: int = 2) -> None:
+        super().__init__(env)
+        self.env = {
+            **env,
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "WEB_CONCURRENCY": str(workers),
+            "GUNICORN_BIND": f"127.0.0.1:{self.port}",
+            "GUNICORN_ACCESSLOG": "",
+        }
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"]
 
 
 class CeleryWorker:

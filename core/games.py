@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from core.errors import BadRequest
+from games.base import Engine, InvalidSetup, options_resolve
 from games.registry import UnknownGame, all_engines, get_engine
 
 
@@ -58,3 +60,26 @@ def game_slug_find(text: str) -> str | None:
 
 def _name_key(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", text.casefold())
+
+
+def game_rules_resolve(game: Any, options: Any) -> tuple[Engine, dict[str, Any]]:
+    """A game and its house rules as a league or an event keeps them.
+
+    The options in full, defaults filled in (``options_resolve``: the same spelling
+    for the same rules), and playable at the game's largest table: rules no table
+    could play (a Gifted Zone longer than the track) are refused once, here, not at
+    every record entered later. Refusals are the API's 400s (``unknown_game``,
+    ``invalid_setup`` with the option's field and the engine's reason).
+    """
+    try:
+        engine = get_engine(game)
+    except UnknownGame as exc:
+        raise BadRequest("unknown_game", f"There is no game {game!r}.", field="game") from exc
+    try:
+        resolved = options_resolve(engine, options)
+        engine.setup(engine.max_players, resolved)
+    except InvalidSetup as exc:
+        raise BadRequest(
+            "invalid_setup", exc.message, **{"field": "options", **exc.detail, "reason": exc.code}
+        ) from exc
+    return engine, resolved

@@ -14,8 +14,7 @@ from clubs.services.access import (
     require_admin,
 )
 from core.errors import BadRequest, Conflict
-from games.base import InvalidSetup, options_resolve
-from games.registry import UnknownGame, get_engine
+from core.games import game_rules_resolve
 
 # --- leagues and seasons --------------------------------------------------------
 
@@ -69,19 +68,7 @@ def league_create(
 ) -> League:
     """A league of one game and one variant: ``options`` are stored in full (defaults filled)."""
     require_admin(club=club, user=user)
-    try:
-        engine = get_engine(game)
-    except UnknownGame as exc:
-        raise BadRequest("unknown_game", f"There is no game {game!r}.", field="game") from exc
-    try:
-        resolved = options_resolve(engine, options)
-        # Rules no table could play (a Gifted Zone longer than the track) are refused
-        # here, not at every record entered; a seat must exist at the largest table.
-        engine.setup(engine.max_players, resolved)
-    except InvalidSetup as exc:
-        raise BadRequest(
-            "invalid_setup", exc.message, **{"field": "options", **exc.detail, "reason": exc.code}
-        ) from exc
+    engine, resolved = game_rules_resolve(game, options)
     tie_breaks = list(tie_breaks or [])
     _league_rules_check(
         points_per_place=points_per_place,

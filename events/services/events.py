@@ -13,10 +13,9 @@ from django.utils import timezone
 from clubs.models import Club, Membership, Season
 from clubs.services.access import audit, member_player, require_admin
 from core.errors import BadRequest, Conflict, Forbidden, Unprocessable
+from core.games import game_rules_resolve
 from events.models import Entry, Event
 from events.services.access import entry_of_user, is_organiser, require_organiser
-from games.base import InvalidSetup, options_resolve
-from games.registry import UnknownGame, get_engine
 from replays.handles import player_names_check
 from replays.models import Player
 
@@ -71,17 +70,7 @@ def event_create(
         raise Forbidden("not_signed_in", "Sign in to make an event.")
     if club is not None:
         require_admin(club=club, user=user)
-    try:
-        engine = get_engine(game)
-    except UnknownGame as exc:
-        raise BadRequest("unknown_game", f"There is no game {game!r}.", field="game") from exc
-    try:
-        resolved = options_resolve(engine, options)
-        engine.setup(engine.max_players, resolved)
-    except InvalidSetup as exc:
-        raise BadRequest(
-            "invalid_setup", exc.message, **{"field": "options", **exc.detail, "reason": exc.code}
-        ) from exc
+    engine, resolved = game_rules_resolve(game, options)
     if format not in Event.Format.values:
         raise BadRequest("invalid_request", f"format must be one of {Event.Format.values}.")
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 30:
