@@ -2,7 +2,8 @@
 
 The rules (docs/analytics.md, "Ratings and leaderboards"): a game scope takes
 every record of the game that is not simulated; a club scope the records with a
-not voided entry in any season of the club's leagues; a season scope those with a
+not voided entry in any season of the club's leagues or that the club vouches for
+otherwise (``ClubRecord``: an event's confirmed table); a season scope those with a
 not voided entry in that season. A record with a bot seat counts nowhere, even when
 it is not marked simulated (a player made a bot after the fact, until the
 re-announced record is ingested): a second guard behind ``Record.simulated``.
@@ -14,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
 
 from analytics.models import RatingScope
-from clubs.models import SeasonEntry
+from clubs.models import ClubRecord, SeasonEntry
 from replays.models import Player, Record, Seat
 
 
@@ -74,6 +75,12 @@ def records_scope_specs(*, records: list[Record]) -> dict[int, dict[str, ScopeSp
         specs[key] = ScopeSpec(key, "season", game, club_id, season_id)
         key = club_scope_key(club_id, game)
         specs[key] = ScopeSpec(key, "club", game, club_id)
+    vouched = ClubRecord.objects.filter(
+        record_id__in=[pk for pk, specs in out.items() if specs]
+    ).values_list("record_id", "club_id")
+    for record_id, club_id in vouched:
+        key = club_scope_key(club_id, games[record_id])
+        out[record_id][key] = ScopeSpec(key, "club", games[record_id], club_id)
     return out
 
 
@@ -90,7 +97,10 @@ def scope_records(scope: RatingScope) -> QuerySet[Record]:
     entries = SeasonEntry.objects.filter(voided_at__isnull=True)
     if scope.kind == RatingScope.Kind.CLUB:
         entries = entries.filter(season__league__club_id=scope.club_id)
-        records = records.filter(pk__in=entries.values("record_id"))
+        vouched = ClubRecord.objects.filter(club_id=scope.club_id)
+        records = records.filter(
+            Q(pk__in=entries.values("record_id")) | Q(pk__in=vouched.values("record_id"))
+        )
     elif scope.kind == RatingScope.Kind.SEASON:
         records = records.filter(
             pk__in=entries.filter(season_id=scope.season_id).values("record_id")
@@ -133,6 +143,17 @@ def all_scope_specs() -> dict[str, ScopeSpec]:
         specs[season_scope_key(season_id)] = ScopeSpec(
             season_scope_key(season_id), "season", game, club_id, season_id
         )
+        specs[club_scope_key(club_id, game)] = ScopeSpec(
+            club_scope_key(club_id, game), "club", game, club_id
+        )
+    vouched = (
+        ClubRecord.objects.filter(record__simulated=False)
+        .exclude(record__seats__player__kind=Player.Kind.BOT)
+        .values_list("club_id", "record__game")
+        .distinct()
+        .order_by()
+    )
+    for club_id, game in vouched:
         specs[club_scope_key(club_id, game)] = ScopeSpec(
             club_scope_key(club_id, game), "club", game, club_id
         )

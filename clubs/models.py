@@ -183,6 +183,31 @@ class SeasonEntry(models.Model):
         return f"{self.season}: record {self.record_id}"
 
 
+class ClubRecord(models.Model):
+    """A game the club vouches for outside its seasons: an event's confirmed table.
+
+    Anyone may name a club in an upload's ``meta``, so that counts for nothing; this
+    row is made only by a flow the club controls (an event result confirmed by a second
+    player or the organiser). It counts the record in the club's ratings and shows it
+    among the club's games, like a season entry without a season.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="club_records")
+    record = models.ForeignKey(Record, on_delete=models.PROTECT, related_name="club_records")
+    # Where it comes from, in words for the club's list: "Friday Gift Night, round 1, table 2".
+    source = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "record"], name="club_record_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: record {self.record_id} ({self.source})"
+
+
 class AuditLog(models.Model):
     """Who changed what in a club's books, from what to what, and why."""
 

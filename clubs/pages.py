@@ -9,6 +9,7 @@ rules variants, tie rules; never slugs or JSON.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -33,7 +34,7 @@ from clubs.forms import (
     VoidForm,
     add_service_error,
 )
-from clubs.models import Club, Invitation, League, Membership, Season, SeasonEntry
+from clubs.models import Club, ClubRecord, Invitation, League, Membership, Season, SeasonEntry
 from core.errors import Forbidden, NotFound, ServiceError
 from core.games import game_name, variant_words
 from core.house_rules import field_name as house_rules_field
@@ -115,43 +116,54 @@ def _person(user: Any) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class GameRow:
-    """A season entry as a list shows it: the record's row plus its league and void."""
+    """A club's game as a list shows it: the record's row plus its league and void, or,
+    for a game the club counts outside its seasons, where it comes from (an event)."""
 
     row: RecordRow
-    entry: SeasonEntry
+    entry: SeasonEntry | None
     league: League | None
     # Whether the viewer is offered "Correct…": a table game's submitter (after the
     # window the page says who may still correct it) or a club admin.
     correctable: bool = False
+    source: str = ""
 
     @property
     def voided(self) -> bool:
-        return self.entry.voided_at is not None
+        return self.entry is not None and self.entry.voided_at is not None
 
     @property
     def voided_by(self) -> str:
-        user = self.entry.voided_by
+        user = self.entry.voided_by if self.entry is not None else None
         return user.get_username() if user is not None else "an admin"
 
 
 def _game_rows(
-    entries: list[SeasonEntry], *, with_league: bool, user: Any = None, is_admin: bool = False
+    entries: Sequence[SeasonEntry | ClubRecord],
+    *,
+    with_league: bool,
+    user: Any = None,
+    is_admin: bool = False,
 ) -> list[GameRow]:
     user_id = user.pk if user is not None and user.is_authenticated else None
-    return [
-        GameRow(
-            record_row(e.record),
-            e,
-            e.season.league if with_league else None,
-            correctable=(
-                e.voided_at is None
-                and e.record.kind == Record.Kind.RESULT
-                and user_id is not None
-                and (is_admin or e.record.submitted_by_id == user_id)
-            ),
+    rows = []
+    for e in entries:
+        if isinstance(e, ClubRecord):
+            rows.append(GameRow(record_row(e.record), None, None, source=e.source))
+            continue
+        rows.append(
+            GameRow(
+                record_row(e.record),
+                e,
+                e.season.league if with_league else None,
+                correctable=(
+                    e.voided_at is None
+                    and e.record.kind == Record.Kind.RESULT
+                    and user_id is not None
+                    and (is_admin or e.record.submitted_by_id == user_id)
+                ),
+            )
         )
-        for e in entries
-    ]
+    return rows
 
 
 # --- clubs -----------------------------------------------------------------------
@@ -213,7 +225,7 @@ def _club_context(request: HttpRequest, club: Club, **forms: Any) -> dict[str, A
         "members": members,
         "leagues": leagues,
         "games": _game_rows(
-            selectors.club_recent_entries(club=club),
+            selectors.club_recent_games(club=club),
             with_league=True,
             user=request.user,
             is_admin=is_admin,

@@ -26,7 +26,16 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from clubs.models import AuditLog, Club, Invitation, League, Membership, Season, SeasonEntry
+from clubs.models import (
+    AuditLog,
+    Club,
+    ClubRecord,
+    Invitation,
+    League,
+    Membership,
+    Season,
+    SeasonEntry,
+)
 from core.errors import NotFound
 from replays.models import Player, Record, Seat
 
@@ -349,6 +358,25 @@ def club_recent_entries(*, club: Club, limit: int = 20) -> list[SeasonEntry]:
         .prefetch_related("record__seats__player")
         .order_by("-record__played_at", "-id")[:limit]
     )
+
+
+def club_recent_games(*, club: Club, limit: int = 20) -> list[SeasonEntry | ClubRecord]:
+    """The club's latest games: season entries (voided ones included) and the games it
+    counts outside seasons (events' tables), newest played first, each record once (a
+    record in a season shows as its entry, which may be voided or corrected there)."""
+    entries = club_recent_entries(club=club, limit=limit)
+    seen = {e.record_id for e in entries}
+    others = [
+        row
+        for row in ClubRecord.objects.filter(club=club)
+        .select_related("record")
+        .prefetch_related("record__seats__player")
+        .order_by("-record__played_at", "-id")[:limit]
+        if row.record_id not in seen
+    ]
+    games: list[SeasonEntry | ClubRecord] = [*entries, *others]
+    games.sort(key=lambda g: (g.record.played_at is not None, g.record.played_at, g.pk))
+    return games[::-1][:limit]
 
 
 def membership_of(*, club: Club, user: AbstractBaseUser | None) -> Membership | None:

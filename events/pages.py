@@ -8,6 +8,7 @@ its status), ``events.selectors`` read. An event is seen by id by those
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import segno
@@ -16,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods
 
@@ -117,11 +119,17 @@ def _event_context(request: HttpRequest, event: Event, *, public: bool) -> dict[
 
 
 def event_list_page(request: HttpRequest) -> HttpResponse:
-    """The events you may see: coming ones first, then past ones."""
-    events = list(selectors.event_list(user=request.user).order_by("starts_at"))
-    for event in events:
+    """The events you may see (``?club=<slug>``: one club's): coming ones first, soonest
+    first, then past ones, latest first."""
+    club = Club.objects.filter(slug=request.GET.get("club", "")).first()
+    events = selectors.event_list(user=request.user, club_id=club.pk if club else None)
+    today = timezone.now() - timedelta(hours=12)  # tonight's event is still "coming"
+    coming = list(events.filter(starts_at__gte=today).order_by("starts_at", "pk"))
+    past = list(events.filter(starts_at__lt=today).order_by("-starts_at", "-pk"))
+    for event in (*coming, *past):
         event.game_name = game_name(event.game)  # type: ignore[attr-defined]
-    return render(request, "events/event_list.html", {"events": events})
+    context = {"coming": coming, "past": past, "club": club}
+    return render(request, "events/event_list.html", context)
 
 
 def _admin_clubs(user: Any) -> list[Club]:

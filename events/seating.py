@@ -782,6 +782,15 @@ def _table_reason(board: _Board, i: int, format: Format, fixed_reason: str, play
             else "Nobody at this table has met before."
         )
     seated = {x for t in board.tables for x in t}
+    if fixed_reason and repeats:
+        # The top table is fixed by points: one sentence names every pair meeting again.
+        pairs = [
+            f"{tally.names[table[s]]} and {tally.names[table[t]]} "
+            f"({_ordinal(tally.meet[table[s]][table[t]] + 1)} time)"
+            for s, t in repeats
+        ]
+        said.append(f"Meeting again, as points alone decide the top table: {'; '.join(pairs)}.")
+        repeats = []
     for s, t in repeats:
         a, b = table[s], table[t]
         pa, pb = tally.names[a], tally.names[b]

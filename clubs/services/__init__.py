@@ -23,6 +23,7 @@ from clubs.services.clubs import (
 )
 from clubs.services.entries import (
     CorrectionAccess,
+    club_record_add,
     correction_access,
     correction_window,
     record_unvoid,
@@ -38,6 +39,7 @@ __all__ = [
     "CorrectionAccess",
     "club_create",
     "club_join",
+    "club_record_add",
     "correction_access",
     "correction_window",
     "invitation_create",

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from clubs.models import Club, Membership, Season, SeasonEntry
+from clubs.models import Club, ClubRecord, Membership, Season, SeasonEntry
 from clubs.services.access import (
     DEFAULT_CORRECTION_WINDOW,
     audit,
@@ -131,6 +131,23 @@ def season_entry_submit(
     _guests_mark(record, [seat.player for seat in seats if seat.seat in guests])
     record_announce(record)
     return entry
+
+
+@transaction.atomic
+def club_record_add(*, club: Club, record: Record, source: str) -> ClubRecord:
+    """Count ``record`` as the club's game outside its seasons (an event's confirmed table).
+
+    Only flows the club controls call this (a result confirmed by a second player or
+    the organiser); a record naming the club in its ``meta`` does not count by itself.
+    The record then counts in the club's ratings like a season entry. Adding it again
+    keeps the first row.
+    """
+    row, created = ClubRecord.objects.get_or_create(
+        club=club, record=record, defaults={"source": source[:200]}
+    )
+    if created:
+        record_announce(record)
+    return row
 
 
 def _guests_mark(record: Record, players: list[Player]) -> None:

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from clubs.models import Membership
 from clubs.services.access import audit
-from clubs.services.entries import season_entry_submit
+from clubs.services.entries import club_record_add, season_entry_submit
 from core.errors import Conflict, Forbidden, Unprocessable
 from events.models import Event, Round, Table, TableResult
 from events.services.access import is_organiser, seat_of_user
@@ -230,6 +230,13 @@ def table_result_confirm(*, table: Table, user: AbstractBaseUser | None) -> Tabl
             guests=_guest_seats(table),
         )
     if event.club_id is not None:
+        # The club's ratings and games count it, season or not: a second player (or
+        # the organiser) confirmed it at the club's own event.
+        club_record_add(
+            club=event.club,
+            record=record,
+            source=f"{event.name}, round {table.round.number}, table {table.number}",
+        )
         audit(
             actor=user,
             action="event.result_confirm",

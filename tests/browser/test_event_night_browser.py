@@ -2,9 +2,10 @@
 
 Check-in from the organiser's desk, round 1 seated (5, 4 and 4), the slips, one table's
 result sent from one player's phone and confirmed from another's (the other tables by
-their players, confirmed by the organiser), a late drop, round 2 seated by points, and
-the standings with each row's tie-break. Then the event's games are in the club's
-records and ratings like any other.
+their players, confirmed by the organiser), a late drop, round 2 seated by points, round
+3 a final with the leaders at the top table, and the standings with each row's
+tie-break. Then the event's games are in the club's records and ratings like any other
+(the event has no league season: the club counts its confirmed tables).
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ def _scores(size: int, round_number: int, table: int) -> list[int]:
 
 def _confirm_by_hand(table, organiser, round_number: int) -> None:
     seats = list(table.seats.select_related("entry__player__user").order_by("seat"))
-    sender = seats[0].entry.player.user
+    # The organiser confirms, so the sender is another player: one who sent a result
+    # cannot confirm it too, even as the organiser.
+    sender = next(s.entry.player.user for s in seats if s.entry.player.user != organiser)
     scores = _scores(len(seats), round_number, table.number)
     services.table_result_submit(table=table, user=sender, scores=scores)
     services.table_result_confirm(table=table, user=organiser)
@@ -59,7 +62,7 @@ def test_a_thirteen_player_evening_from_check_in_to_standings(live_server, open_
     event = services.event_create(
         user=ana, club=club, name="Friday Gift Night", slug="friday", game="gift_gift_gone",
         starts_at=timezone.now(), location="The Pier Café", min_table=3, max_table=5,
-        rounds=3,
+        rounds=3, final_top_table=True,
     )  # fmt: skip
     for name in NAMES:
         services.entry_join(event=event, user=users[name])
@@ -129,6 +132,31 @@ def test_a_thirteen_player_evening_from_check_in_to_standings(live_server, open_
     for table in second.tables.all():
         _confirm_by_hand(table, ana, 2)
 
+    # Round 3, the final: the leaders after two rounds at the top table.
+    desk.goto(f"{live_server.url}/events/{event.pk}/organise/")
+    desk.click("button[value=finish_round]")
+    desk.wait_for_selector("text=Seat round 3")
+    desk.click("button[value=seat]")
+    desk.wait_for_selector("text=Round 3 is seated.")
+    third = Round.objects.get(event=event, number=3)
+    points = {row.entry_id: row.points for row in _standings(event, 2)}
+    top_table = third.tables.get(number=1)
+    top = [s.entry_id for s in top_table.seats.all()]
+    rest = [s.entry_id for t in third.tables.exclude(number=1) for s in t.seats.all()]
+    assert min(points[e] for e in top) >= max(points[e] for e in rest), "leaders on top"
+    assert "top table" in top_table.reason
+    screenshot(desk, "event-night-round-3")
+    for table in third.tables.all():
+        _confirm_by_hand(table, ana, 3)
+    desk.goto(f"{live_server.url}/events/{event.pk}/organise/")
+    desk.click("button[value=finish_round]")
+    desk.wait_for_selector("text=Round 3 is finished.")
+    assert desk.locator("button[value=seat]").count() == 0, "three rounds were planned"
+    desk.click("button[value=finish_event]")
+    desk.wait_for_selector("text=Friday Gift Night is finished.")
+    event.refresh_from_db()
+    assert event.status == "finished"
+
     standings = other  # a member's phone
     standings.goto(f"{live_server.url}/events/{event.pk}/standings/")
     rows = standings.locator("table.standings tbody tr")
@@ -141,9 +169,22 @@ def test_a_thirteen_player_evening_from_check_in_to_standings(live_server, open_
 
     # The event's games are records like any other, and count in the game's ratings.
     games = Record.objects.filter(meta__event=event.pk)
-    assert games.count() == 6
+    assert games.count() == 9
     rated = RatingApplication.objects.filter(record__in=games, scope__key="game:gift_gift_gone")
-    assert rated.count() == 6
+    assert rated.count() == 9
+    in_club = RatingApplication.objects.filter(
+        record__in=games, scope__key=f"club:{club.pk}:gift_gift_gone"
+    )
+    assert in_club.count() == 9, "the club's ratings count its event, season or not"
+    other.goto(f"{live_server.url}/clubs/{club.slug}/")
+    assert other.locator("#recent-games li.game").count() == 9
+    assert other.locator("#recent-games", has_text="Friday Gift Night, round 3, table 1").count()
+    assert_fits(other, WIDTH, "the club page with the event's games")
+    screenshot(other, "event-night-club")
+    other.goto(f"{live_server.url}/leaderboards/?club={club.slug}&game=gift_gift_gone")
+    board = other.locator("table tbody tr")
+    assert board.count() >= 12, "the club's leaderboard lists the event's players"
+    screenshot(other, "event-night-club-leaderboard")
     for page in (desk, phone, other):
         assert page.console_errors == []
 

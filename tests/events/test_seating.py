@@ -434,4 +434,9 @@ def test_a_repeat_at_the_top_table_is_put_down_to_points():
         NAMES[:6], history, low=3, high=3, advantage=ADV, format=Format.FINAL, points=points
     )
     assert set(plan.round.tables[0]) == {"ana", "ben", "cyd"}
-    assert plan.reasons[0].count("the top table is decided by points alone") == 3
+    reason = plan.reasons[0]
+    assert "Meeting again, as points alone decide the top table:" in reason
+    for a, b in (("ana", "ben"), ("ana", "cyd"), ("ben", "cyd")):
+        assert f"{a} and {b} (2nd time)" in reason or f"{b} and {a} (2nd time)" in reason
+    sentence = reason.split("Meeting again")[1].split(". ")[0]
+    assert sentence.count("(2nd time)") == 3, "one sentence names every pair, once"
