@@ -124,25 +124,56 @@ SEAT_CARDS: dict[str, SeatCards] = {
 }
 
 
-#: Per game, the fields of a state its scores (``engine.scores``) are computed from, and
-#: those the cards in front of each seat (:data:`SEAT_CARDS`) are read from. States are
-#: copied shallowly and share every field an event leaves alone, so after most events
-#: these compare equal at once (the very same objects) and the scores or the cards are not
-#: read again. Gift Gift Gone's hands count in its scores only once the game is over (a
-#: change of phase). Proved against a reading at every step over random games of every
-#: engine in the tests (tests/games/test_facts.py).
+#: Per game, the fields of a state its scores (``engine.scores``) are computed from.
+#: States are copied shallowly and share every field an event leaves alone, so after
+#: most events these compare equal at once (the very same objects) and the scores are
+#: not read again. Gift Gift Gone's hands count in its scores only once the game is
+#: over, when its ``end`` is set (its phase, set with it, changes at most events).
+#: Proved against a reading at every step over random games of every engine in the
+#: tests (tests/games/test_facts.py), as :data:`CARD_PARTS` is.
 SCORE_FIELDS: dict[str, tuple[str, ...]] = {
     "gift_swap": ("final", "rows", "up"),
-    "gift_gift_gone": ("phase", "owner", "table"),
+    "gift_gift_gone": ("end", "owner", "table"),
     "gift_economy": ("hands", "ranking"),
     "secret_santa": ("totals",),
     "gift_trap": ("give_pos", "get_pos"),
 }
-CARD_FIELDS: dict[str, tuple[str, ...]] = {
-    "gift_swap": ("rows", "queue"),
-    "gift_gift_gone": ("hands", "owner", "table"),
-    "gift_economy": ("phase", "hands", "pending"),
-    "secret_santa": ("hands", "piles"),
+
+
+def _hands(state: Any, n: int) -> Sequence[Iterable[str]]:
+    return state.hands  # type: ignore[no-any-return]
+
+
+def _piles(state: Any, n: int) -> Sequence[Iterable[str]]:
+    return state.piles  # type: ignore[no-any-return]
+
+
+def _gift_gift_gone_owned(state: Any, n: int) -> list[Iterable[str]]:
+    seats: list[list[str]] = [[] for _ in range(n)]
+    table = state.table
+    for gift, owner in state.owner.items():
+        if 0 <= owner < n:
+            seats[owner].append(gift)
+            seats[owner].extend(table[gift])
+    return seats  # type: ignore[return-value]
+
+
+def _gift_economy_pending(state: Any, n: int) -> Sequence[Iterable[str]]:
+    from games.gift_economy.state import CHOOSE
+
+    return state.pending if state.phase == CHOOSE else ()  # type: ignore[no-any-return]
+
+
+#: Per game, :data:`SEAT_CARDS` in parts: (the fields a part is read from, its reading per
+#: seat). Held cards are a union over the steps, so each part is read again only after
+#: its own fields changed, and a seat's part only added when it is another object than
+#: the one added last (a hand an event left alone is the same tuple). The parts' union
+#: at every state is :data:`SEAT_CARDS`'s reading (tested).
+CARD_PARTS: dict[str, tuple[tuple[tuple[str, ...], SeatCards], ...]] = {
+    "gift_swap": ((("rows", "queue"), _gift_swap_cards),),
+    "gift_gift_gone": ((("hands",), _hands), (("owner", "table"), _gift_gift_gone_owned)),
+    "gift_economy": ((("hands",), _hands), (("phase", "pending"), _gift_economy_pending)),
+    "secret_santa": ((("hands",), _hands), (("piles",), _piles)),
     "gift_trap": (),  # no cards in front of a seat: never read
 }
 
@@ -211,7 +242,7 @@ class FactsRecorder:
 
     Why it is shaped so: the check of a long log is most of an import's time
     (docs/performance.md, "Import"), and the facts had more than doubled it. Now a step
-    costs a look at the fields the facts read (:data:`SCORE_FIELDS`, :data:`CARD_FIELDS`);
+    costs a look at the fields the facts read (:data:`SCORE_FIELDS`, :data:`CARD_PARTS`);
     the scores and the seats' cards are read only after an event that changed one of
     them, and the leaders are kept as runs (the step each new set of leaders began).
     """
@@ -224,9 +255,17 @@ class FactsRecorder:
         self._scores = engine.scores
         known = self._seat_cards is not None
         self._score_key = _fields_key(SCORE_FIELDS.get(engine.slug) if known else None)
-        self._card_key = _fields_key(CARD_FIELDS.get(engine.slug) if known else None)
+        parts = CARD_PARTS.get(engine.slug) if known else None
+        if parts is None:  # unknown: the whole reading (view) at every step
+            parts = ((None, self._seat_cards_read),)
+        #: Per part: its key, its reading, and the objects last added per seat.
+        self._parts = [(_fields_key(fields), read, [None] * num_players) for fields, read in parts]
+        self._card_key = _fields_key(
+            tuple(f for fields, _ in parts if fields is not None for f in fields) if known else None
+        )
         self._score_key_seen: Any = _UNSEEN
         self._card_key_seen: Any = _UNSEEN
+        self._part_keys_seen: list[Any] = [_UNSEEN] * len(self._parts)
         self.steps = 0  # states seen
         #: (first step, leaders) each time the set of leaders changed (step 0 first).
         self.leader_runs: list[tuple[int, tuple[int, ...]]] = []
@@ -295,13 +334,22 @@ class FactsRecorder:
             runs.append((step, leaders))
 
     def _cards_changed(self, state: Any) -> None:
+        seen = self._part_keys_seen
+        for index, (key_of, read, added) in enumerate(self._parts):
+            key = key_of(state)
+            if key is not _UNSEEN and key == seen[index]:
+                continue
+            seen[index] = key
+            cards = read(state, self.num_players)
+            for seat, (held, ids) in enumerate(zip(self.held, cards, strict=False)):
+                if ids is not added[seat]:
+                    added[seat] = ids
+                    held.update(ids)
+
+    def _seat_cards_read(self, state: Any, n: int) -> Sequence[Iterable[str]]:
         if self._seat_cards is None:  # an engine without a reading of its own: its view
-            view = self.engine.view(state, None)
-            cards: Sequence[Iterable[str]] = seat_card_ids(view, self.num_players, self.catalog)
-        else:
-            cards = self._seat_cards(state, self.num_players)
-        for held, ids in zip(self.held, cards, strict=False):
-            held.update(ids)
+            return seat_card_ids(self.engine.view(state, None), n, self.catalog)
+        return self._seat_cards(state, n)
 
     def _ended(self) -> list[set[str]]:
         if self._seat_cards is None:
@@ -367,7 +415,7 @@ def record_facts_compute(
 
 
 __all__ = [
-    "CARD_FIELDS",
+    "CARD_PARTS",
     "SCORE_FIELDS",
     "SEAT_CARDS",
     "FactsRecorder",

@@ -15,7 +15,7 @@ import pytest
 
 from games.base import CHANCE
 from games.facts import (
-    CARD_FIELDS,
+    CARD_PARTS,
     SCORE_FIELDS,
     SEAT_CARDS,
     FactsRecorder,
@@ -122,31 +122,37 @@ def test_an_engine_without_a_state_reading_falls_back_to_its_views(monkeypatch):
 
 @pytest.mark.parametrize(("game", "num_players"), CASES)
 def test_the_fields_the_recorder_looks_at_are_all_its_readings_depend_on(game, num_players):
-    """After an event that left ``SCORE_FIELDS`` (``CARD_FIELDS``) equal, the scores (the
-    seats' cards) are equal too: the recorder, which reads them only after a change of
-    those fields, misses nothing."""
+    """After an event that left ``SCORE_FIELDS`` equal, the scores are equal; after one that
+    left a part's fields (``CARD_PARTS``) equal, that part's cards are; and the parts
+    together are the seats' cards (``SEAT_CARDS``) at every state. The recorder, which
+    reads them only after a change of those fields, misses nothing."""
     engine = get_engine(game)
     rng = random.Random(f"fields-{game}-{num_players}")
     options = {"max_rounds": 30} if game == "gift_trap" else None
-    changed = {"scores": 0, "cards": 0}
+    readings = [("scores", SCORE_FIELDS[game], engine.scores)]
+    readings += [
+        (f"cards {fields}", fields, lambda s, read=read: read(s, num_players))
+        for fields, read in CARD_PARTS[game]
+    ]
+    changed = dict.fromkeys([name for name, _, _ in readings], 0)
     for _ in range(2):
         events, _state = self_play(engine, num_players, options=options, rng=rng)
         before = None
         for state in replay_states(engine, num_players, options, events):
+            seats = [set() for _ in range(num_players)]
+            for _fields, read in CARD_PARTS[game]:
+                for seat, ids in enumerate(read(state, num_players)):
+                    seats[seat] |= set(ids)
+            whole = SEAT_CARDS[game](state, num_players)
+            assert seats == [set(ids) for ids in whole] + [set()] * (num_players - len(whole))
             if before is not None:
-                for name, fields, read in (
-                    ("scores", SCORE_FIELDS[game], engine.scores),
-                    ("cards", CARD_FIELDS[game], lambda s: SEAT_CARDS[game](s, num_players)),
-                ):
-                    same = all(getattr(state, f) == getattr(before, f) for f in fields)
-                    if same:
-                        assert _plain(read(state)) == _plain(read(before)), (name, fields)
+                for name, fields, read in readings:
+                    if all(getattr(state, f) == getattr(before, f) for f in fields):
+                        assert _plain(read(state)) == _plain(read(before)), name
                     else:
                         changed[name] += 1
             before = state
-    assert changed["scores"] > 0  # the fields do change: the check above was not vacuous
-    if CARD_FIELDS[game]:
-        assert changed["cards"] > 0
+    assert all(changed.values()), changed  # the fields do change: the checks were not vacuous
 
 
 def _plain(values):
