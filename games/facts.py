@@ -141,11 +141,11 @@ SCORE_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 def _hands(state: Any, n: int) -> Sequence[Iterable[str]]:
-    return state.hands  # type: ignore[no-any-return]
+    return state.hands
 
 
 def _piles(state: Any, n: int) -> Sequence[Iterable[str]]:
-    return state.piles  # type: ignore[no-any-return]
+    return state.piles
 
 
 def _gift_gift_gone_owned(state: Any, n: int) -> list[Iterable[str]]:
@@ -158,10 +158,13 @@ def _gift_gift_gone_owned(state: Any, n: int) -> list[Iterable[str]]:
     return seats  # type: ignore[return-value]
 
 
+CardReading = Callable[[Any, int], Sequence[Iterable[str]]]
+
+
 def _gift_economy_pending(state: Any, n: int) -> Sequence[Iterable[str]]:
     from games.gift_economy.state import CHOOSE
 
-    return state.pending if state.phase == CHOOSE else ()  # type: ignore[no-any-return]
+    return state.pending if state.phase == CHOOSE else ()
 
 
 #: Per game, :data:`SEAT_CARDS` in parts: (the fields a part is read from, its reading per
@@ -169,7 +172,7 @@ def _gift_economy_pending(state: Any, n: int) -> Sequence[Iterable[str]]:
 #: its own fields changed, and a seat's part only added when it is another object than
 #: the one added last (a hand an event left alone is the same tuple). The parts' union
 #: at every state is :data:`SEAT_CARDS`'s reading (tested).
-CARD_PARTS: dict[str, tuple[tuple[tuple[str, ...], SeatCards], ...]] = {
+CARD_PARTS: dict[str, tuple[tuple[tuple[str, ...], CardReading], ...]] = {
     "gift_swap": ((("rows", "queue"), _gift_swap_cards),),
     "gift_gift_gone": ((("hands",), _hands), (("owner", "table"), _gift_gift_gone_owned)),
     "gift_economy": ((("hands",), _hands), (("phase", "pending"), _gift_economy_pending)),
@@ -255,13 +258,20 @@ class FactsRecorder:
         self._scores = engine.scores
         known = self._seat_cards is not None
         self._score_key = _fields_key(SCORE_FIELDS.get(engine.slug) if known else None)
-        parts = CARD_PARTS.get(engine.slug) if known else None
-        if parts is None:  # unknown: the whole reading (view) at every step
-            parts = ((None, self._seat_cards_read),)
+        known_parts = CARD_PARTS.get(engine.slug) if known else None
+        parts: Sequence[tuple[tuple[str, ...] | None, CardReading]] = (
+            known_parts
+            if known_parts is not None
+            else ((None, self._seat_cards_read),)  # unknown: the whole reading, every step
+        )
         #: Per part: its key, its reading, and the objects last added per seat.
-        self._parts = [(_fields_key(fields), read, [None] * num_players) for fields, read in parts]
+        self._parts = [
+            (_fields_key(fields), read, list[Any]([None] * num_players)) for fields, read in parts
+        ]
         self._card_key = _fields_key(
-            tuple(f for fields, _ in parts if fields is not None for f in fields) if known else None
+            tuple(f for fields, _ in known_parts for f in fields)
+            if known_parts is not None
+            else None
         )
         self._score_key_seen: Any = _UNSEEN
         self._card_key_seen: Any = _UNSEEN
