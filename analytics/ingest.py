@@ -120,12 +120,15 @@ def records_batch_ingest(*, record_ids: Sequence[int]) -> list[int]:
                 ],
             )
         # An upsert: a corrected result-only record is ingested again with new scores.
+        # A batch none of whose records had results (an import's, a rebuild's) copies
+        # them straight in.
         rows_upsert(
             PlayerResult._meta.db_table,
             _RESULT_COLUMNS,
             rows,
             conflict=["record_id", "seat"],
             update=["player_id", "score", "rank", "won", "variant", "num_players"],
+            new=not had,
         )
         # Per game, club and season (analytics.ratings), in played order: a batch's
         # records are then appended to their scopes, none of them late to another.

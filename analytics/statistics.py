@@ -212,6 +212,7 @@ def statistics_apply_many(
             [_facts_row(built[pk], now) for pk in fresh],
             conflict=["record_id"],
             returning="record_id",
+            new=True,  # no row was found under lock: only a concurrent ingest's can exist
         )
     )
     late = [pk for pk in fresh if pk not in inserted]  # a concurrent ingest inserted it first

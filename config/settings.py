@@ -338,11 +338,13 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # threads (one suits SQLite's one writer), and at most this many tasks waiting or running.
 # The analytics ingest of stored records goes there too, so an import answers as fast as
 # with a broker; a single upload's ingest (BACKGROUND_URGENT) goes ahead of a bulk
-# import's batches. The pool also runs the sweeps beat would run (BACKGROUND_SWEEPS, at
-# their beat intervals, when it is idle): they pick up what a restart lost from memory.
+# import's batches, and the replays' preparation (BACKGROUND_LAST) waits behind both.
+# The pool also runs the sweeps beat would run (BACKGROUND_SWEEPS, at their beat
+# intervals, when it is idle): they pick up what a restart lost from memory.
 BACKGROUND_WORKERS = int(os.environ.get("BACKGROUND_WORKERS", "1"))
 BACKGROUND_QUEUE_MAX = int(os.environ.get("BACKGROUND_QUEUE_MAX", "200"))
 BACKGROUND_URGENT = ("analytics.record_ingest",)
+BACKGROUND_LAST = ("replays.records_viewer_warm",)
 BACKGROUND_SWEEPS = (
     "dispatch-pending-announcements",
     "import-jobs-sweep",

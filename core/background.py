@@ -17,7 +17,9 @@ process that serves no requests (a management command: :func:`serving_mark`).
 
 Tasks named in ``BACKGROUND_URGENT`` (a single upload's ingest) go ahead of the others
 waiting (a bulk import's batches), so one club's upload reaches its leaderboard while
-another club's history is still being ingested.
+another club's history is still being ingested. Tasks named in ``BACKGROUND_LAST`` (the
+replays' preparation, only a speed-up) wait behind every other: a bulk import's long
+games would otherwise hold its ingest back for many times the import's own time.
 
 Work in the pool lives as long as the process: a job cut short by a restart stays
 unfinished, as one is when a worker dies; tasks must be idempotent so that sending
@@ -46,8 +48,8 @@ logger = logging.getLogger("core.background")
 
 _lock = threading.Lock()
 _idle = threading.Condition(_lock)
-# (0 urgent / 1 other, arrival order, task name, kwargs, what to call with its result):
-# urgent first, then first come.
+# (0 urgent / 1 other / 2 last, arrival order, task name, kwargs, what to call with its
+# result): urgent first, last last, then first come.
 _Entry = tuple[int, int, str, dict[str, Any], Callable[[Any], None] | None]
 _tasks: queue.PriorityQueue[_Entry] = queue.PriorityQueue()
 _arrivals = itertools.count()
@@ -118,8 +120,14 @@ def task_submit(
             thread = threading.Thread(target=_work, name="background", daemon=True)
             thread.start()
             _threads.append(thread)
-        rank = 0 if name in getattr(settings, "BACKGROUND_URGENT", ()) else 1
+        rank = _rank(name)
         _tasks.put((rank, next(_arrivals), name, dict(kwargs), then))
+
+
+def _rank(name: str) -> int:
+    if name in getattr(settings, "BACKGROUND_URGENT", ()):
+        return 0
+    return 2 if name in getattr(settings, "BACKGROUND_LAST", ()) else 1
 
 
 def _work() -> None:

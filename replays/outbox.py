@@ -104,16 +104,23 @@ def records_announce(*, record_ids: Sequence[int], batch: bool = False) -> None:
     ids = [row.pk for row in rows]
     transaction.on_commit(lambda: announcements_dispatch(ids=ids), robust=True)
     warmed = sorted(record_ids)
-    transaction.on_commit(lambda: _viewer_warm_later(warmed), robust=True)
+    transaction.on_commit(lambda: _viewer_warm_later(warmed, batch=batch), robust=True)
 
 
-def _viewer_warm_later(record_ids: list[int]) -> None:
+def _viewer_warm_later(record_ids: list[int], *, batch: bool = False) -> None:
     """Queue the replays' preparation of the long records among these (``replays.viewer_warm``).
 
     Only a speed-up, so not in the outbox: a broker away costs the first visitor the
-    wait, never the record.
+    wait, never the record. It goes where the ingest goes (a worker, or the web
+    process's pool behind everything else there: ``BACKGROUND_LAST``), never into the
+    request that stored the records. A bulk batch in a process with neither (``manage.py
+    import_records`` without a broker) is not prepared: run there, the preparation of
+    its long games took 91 of a 300-game import's 94 s (3 games/s instead of hundreds;
+    docs/performance.md, "Import"), and the first visitor of each builds it as before.
     """
+    if batch and background.in_process() and not background.pool_used():
+        return
     try:
-        current_app.signature(VIEWER_WARM_TASK, kwargs={"record_ids": record_ids}).delay()
-    except Exception as exc:
+        background.task_submit(VIEWER_WARM_TASK, kwargs={"record_ids": record_ids})
+    except Exception as exc:  # the broker is away, or the pool full: only a speed-up lost
         logger.warning("replay preparation of %d records not queued: %s", len(record_ids), exc)

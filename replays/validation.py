@@ -11,7 +11,7 @@ from typing import Any
 from core.errors import BadRequest, Unprocessable
 from games.base import IllegalEvent, InvalidSetup, seats_named
 from games.facts import FactsRecorder, facts_empty
-from games.play import replay, replay_states
+from games.play import replay
 from games.registry import get_engine
 from replays.giftlog import Giftlog
 from replays.results import table_result_validate
@@ -30,8 +30,8 @@ def record_validate(log: Giftlog, *, recorder: FactsRecorder | None = None) -> d
         if recorder is None:
             state = replay(engine, len(log.players), log.options, log.events)
         else:
-            for state in replay_states(engine, len(log.players), log.options, log.events):
-                recorder.see(state)
+            setup = engine.setup(len(log.players), log.options)
+            state = recorder.replay(setup, log.events, engine.apply)
     except InvalidSetup as exc:
         raise BadRequest(
             "invalid_setup", exc.message, **{**exc.detail, "reason": exc.code}

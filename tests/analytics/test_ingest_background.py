@@ -210,3 +210,42 @@ def test_sweeps_wait_while_the_pool_holds_work(in_process_pool, settings, held_i
     # A sweep now could find the records the pool is about to ingest and do them twice.
     assert background.sweeps_due(last={}, busy=set()) == []
     release.set()
+
+
+def test_the_replays_preparation_waits_behind_the_ingest(
+    api, make_document, in_process_pool, held_ingest, monkeypatch
+):
+    """Long games' replays are prepared in the pool, never in the import's request, and
+    after every ingest batch waiting there (BACKGROUND_LAST): preparing a bulk import's
+    long games takes many times the import, the dashboards must not wait for it."""
+    from replays import viewer_warm
+
+    release, ran = held_ingest
+    monkeypatch.setattr(viewer_warm, "WARM_MIN_EVENTS", 1)
+    warm = viewer_warm.records_viewer_warm
+
+    def records_viewer_warm(*, record_ids):
+        ran.append(("warm", list(record_ids)))
+        return warm(record_ids=record_ids)
+
+    monkeypatch.setattr(viewer_warm, "records_viewer_warm", records_viewer_warm)
+    batches = []
+    for k in range(2):
+        body = api.post(
+            "/api/records/bulk/",
+            _ndjson([make_document(seed=420 + 2 * k), make_document(seed=421 + 2 * k)]),
+            content_type="application/x-ndjson",
+        ).json()
+        batches.append(sorted(item["id"] for item in body["items"]))
+    assert ran == []  # nothing prepared inside the requests
+    assert background.background_pending("replays.records_viewer_warm") == 2
+    release.set()
+    assert background.background_wait(timeout=120)
+    # The first batch had started; the second batch's ingest went ahead of the first
+    # batch's preparation, queued before it.
+    assert ran == [
+        ("batch", batches[0]),
+        ("batch", batches[1]),
+        ("warm", batches[0]),
+        ("warm", batches[1]),
+    ]

@@ -6,14 +6,16 @@ import itertools
 import logging
 import random
 
+import orjson
 import pytest
 
-from analytics import services
+from analytics import services, stats
 from analytics.facts import record_facts_compute
 from analytics.models import RecordFacts, StatisticsSnapshot
 from analytics.selectors import game_statistics
 from analytics.statistics import statistics_fresh, statistics_recompute_all
 from analytics.stats import wilson_interval
+from games.facts import facts_empty
 from games.play import BOTS, self_play
 from games.registry import get_engine
 from replays.models import Record
@@ -183,3 +185,74 @@ def test_a_record_never_ingested_is_counted_by_the_nightly_recompute():
     assert report["records"] == 1
     assert game_statistics(game="gift_trap")["real"]["records"] == 1
     assert Record.objects.count() == 1
+
+
+def _plain_counters(facts):
+    """The counters of one record as first defined, before any canonical form."""
+    n = int(facts["num_players"])
+    scores = [int(s) for s in facts["scores"]]
+    winners = sorted({int(w) for w in facts["winners"]})
+    share = stats.WIN_UNIT // len(winners) if winners else 0
+    units = [share if seat in winners else 0 for seat in range(n)]
+    counters = {
+        "records": 1,
+        "ties": 1 if len(winners) > 1 else 0,
+        "seat_wins": units,
+        "scores": [{str(scores[seat]): 1} for seat in range(n)],
+        "win_scores": {},
+    }
+    for w in winners:
+        counters["win_scores"][str(scores[w])] = counters["win_scores"].get(str(scores[w]), 0) + 1
+    if facts.get("length") is not None:
+        counters["logs"] = 1
+        counters["length"] = {str(facts["length"]): 1}
+        if facts.get("rounds") is not None:
+            counters["rounds"] = {str(facts["rounds"]): 1}
+        if facts.get("decisiveness") is not None:
+            decile = min(int(float(facts["decisiveness"]) * 10), 9)
+            counters["decisive"] = {str(decile): 1}
+            counters["decisive_milli"] = round(float(facts["decisiveness"]) * 1000)
+        if facts.get("lead_changes") is not None:
+            counters["lead_changes"] = {str(facts["lead_changes"]): 1}
+        counters["events"] = {k: int(v) for k, v in (facts.get("event_counts") or {}).items()}
+        counters["event_games"] = {k: 1 for k, v in (facts.get("event_counts") or {}).items() if v}
+        cards = {}
+        for seat in range(n):
+            for kind, names in ((0, facts["cards_held"][seat]), (2, facts["cards_ended"][seat])):
+                for name in names:
+                    row = cards.setdefault(name, [0, 0, 0, 0])
+                    row[kind] += 1
+                    row[kind + 1] += units[seat]
+        counters["cards"] = cards
+        counters["card_seat_games"] = n
+        counters["card_win_units"] = sum(units)
+    return counters
+
+
+@pytest.mark.parametrize("game", ["secret_santa", "gift_economy", "gift_gift_gone", "gift_swap"])
+def test_a_contribution_is_the_canonical_form_of_its_plain_counters(game):
+    """``contribution`` builds the canonical form directly; it must be exactly (keys and
+    their order too, as stored) what canonicalising the plain counters gives, for logs,
+    result-only records, ties, no winners and a decisive first step."""
+    engine = get_engine(game)
+    rng = random.Random(game)
+    cases = []
+    for _ in range(6):
+        n = rng.randint(engine.min_players, engine.max_players)
+        events, state = self_play(engine, n, rng=rng)
+        result = engine.result(state).to_json()
+        facts = record_facts_compute(
+            game=game, num_players=n, options=None, events=events, result=result
+        )
+        base = {**facts, "num_players": n, "scores": result["scores"]}
+        cases += [
+            {**base, "winners": result["winners"]},
+            {**base, "winners": list(range(n))},  # everyone tied
+            {**base, "winners": [], "decisiveness": 0.0, "event_counts": {"x": 0}},
+            {**facts_empty(n), "num_players": n, "scores": result["scores"], "winners": [0]},
+        ]
+    for facts in cases:
+        made = stats.contribution(facts)
+        expected = stats.canonical(_plain_counters(facts))
+        assert made == expected
+        assert orjson.dumps(made) == orjson.dumps(expected)  # the same keys in the same order

@@ -15,6 +15,8 @@ import pytest
 
 from games.base import CHANCE
 from games.facts import (
+    CARD_PARTS,
+    SCORE_FIELDS,
     SEAT_CARDS,
     FactsRecorder,
     facts_empty,
@@ -116,3 +118,42 @@ def test_an_engine_without_a_state_reading_falls_back_to_its_views(monkeypatch):
     for s in replay_states(engine, 3, None, events):
         recorder.see(s)
     assert recorder.facts(events=events, result=result) == expected
+
+
+@pytest.mark.parametrize(("game", "num_players"), CASES)
+def test_the_fields_the_recorder_looks_at_are_all_its_readings_depend_on(game, num_players):
+    """After an event that left ``SCORE_FIELDS`` equal, the scores are equal; after one that
+    left a part's fields (``CARD_PARTS``) equal, that part's cards are; and the parts
+    together are the seats' cards (``SEAT_CARDS``) at every state. The recorder, which
+    reads them only after a change of those fields, misses nothing."""
+    engine = get_engine(game)
+    rng = random.Random(f"fields-{game}-{num_players}")
+    options = {"max_rounds": 30} if game == "gift_trap" else None
+    readings = [("scores", SCORE_FIELDS[game], engine.scores)]
+    readings += [
+        (f"cards {fields}", fields, lambda s, read=read: read(s, num_players))
+        for fields, read in CARD_PARTS[game]
+    ]
+    changed = dict.fromkeys([name for name, _, _ in readings], 0)
+    for _ in range(2):
+        events, _state = self_play(engine, num_players, options=options, rng=rng)
+        before = None
+        for state in replay_states(engine, num_players, options, events):
+            seats = [set() for _ in range(num_players)]
+            for _fields, read in CARD_PARTS[game]:
+                for seat, ids in enumerate(read(state, num_players)):
+                    seats[seat] |= set(ids)
+            whole = SEAT_CARDS[game](state, num_players)
+            assert seats == [set(ids) for ids in whole] + [set()] * (num_players - len(whole))
+            if before is not None:
+                for name, fields, read in readings:
+                    if all(getattr(state, f) == getattr(before, f) for f in fields):
+                        assert _plain(read(state)) == _plain(read(before)), name
+                    else:
+                        changed[name] += 1
+            before = state
+    assert all(changed.values()), changed  # the fields do change: the checks were not vacuous
+
+
+def _plain(values):
+    return [value if isinstance(value, int) else sorted(value) for value in values]
