@@ -7,7 +7,8 @@ events, and each seat's first timeline told the game again (docs/performance.md,
 by a worker, right after the record is stored: the log is replayed once, the states
 every ``state_cache.EVERY`` events are kept (a step's first visit then applies at most
 that many events), every viewer's timeline is told from those states and kept, and
-the page's move list and first table are drawn and kept under the record's token.
+the page's move list, first table and own part (``replays.replay_page``) are drawn and
+kept under the record's token.
 
 Only records of at least ``WARM_MIN_EVENTS`` events are prepared: a shorter game is
 told in a few milliseconds on its first visit, and preparing every record of a bulk
@@ -17,7 +18,7 @@ cache; if it is lost, the next visitor builds it from the log.
 
 from __future__ import annotations
 
-from replays import selectors, state_cache
+from replays import replay_page, selectors, state_cache
 from replays.models import Record
 from replays.timeline import record_states, record_timeline
 
@@ -37,6 +38,8 @@ def record_viewer_warm(*, record_id: int) -> bool:
         selectors.record_timeline_body(record_id, seat=seat)
     selectors.record_replay_page_parts(record_id)
     selectors.record_step_table_body(record_id, step=0, seat=None)
+    for embed in (False, True):
+        replay_page.replay_page_body(record_id, embed=embed)
     return True
 
 
