@@ -85,6 +85,11 @@ def record_target(record_id: int, variant: str) -> tuple[str, str]:
     return record_token_name(record_id), variant
 
 
+def header_variant() -> str:
+    """What a step's first visit needs of its record (``selectors.record_replay_header``)."""
+    return "header:1"
+
+
 def detail_variant() -> str:
     return "detail"
 

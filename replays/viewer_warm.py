@@ -5,8 +5,10 @@ an 8-player GiftTRAP game of 4,620 events), its first step replayed thousands of
 events, and each seat's first timeline told the game again (docs/performance.md,
 "The replay viewer"). A record never changes, so all of it can be prepared once,
 by a worker, right after the record is stored: the log is replayed once, the states
-every ``state_cache.EVERY`` events are kept (a step's first visit then applies at most
-that many events), every viewer's timeline is told from those states and kept, and
+every ``state_cache.EVERY`` events are kept with the events after them (a step's first
+visit then applies at most that many events, reading neither the database nor the log,
+with the record's header ``selectors.record_replay_header`` kept too), every viewer's
+timeline is told from those states and kept, and
 the page's move list, first table and own part (``replays.replay_page``) are drawn and
 kept under the record's token.
 
@@ -36,6 +38,7 @@ def record_viewer_warm(*, record_id: int) -> bool:
     for seat in [None, *range(len(players))]:
         record_timeline(record, players=players, seat=seat, states=states)
         selectors.record_timeline_body(record_id, seat=seat)
+    selectors.record_replay_header(record_id)
     selectors.record_replay_page_parts(record_id)
     selectors.record_step_table_body(record_id, step=0, seat=None)
     for embed in (False, True):
