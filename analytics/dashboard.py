@@ -2,11 +2,12 @@
 
 The figures, charts and tables of ``/games/<slug>/`` depend only on the game's
 statistics snapshots and the filter, never on the visitor, so they are computed
-and rendered once per snapshot version and kept in Django's cache. The worker
-that ingests a record warms the page right after (:func:`dashboard_warm`): the
-default view, real and bot play, and the filtered views visitors asked for lately,
-so the first visitor after a record lands reads it from the cache too instead of
-paying for eleven charts (docs/performance.md, "Statistics and dashboards").
+and rendered once per snapshot version and kept in Django's cache. The ingest task
+renders the pages itself once its transaction committed (:func:`dashboard_warm`, from
+``analytics.tasks``; a task of its own waited behind every queued ingest of a bulk
+import): the default view, real and bot play, and the filtered views visitors asked
+for lately, so the first visitor after a record lands reads it from the cache too
+instead of paying for eleven charts (docs/performance.md, "Dashboards").
 """
 
 from __future__ import annotations

@@ -32,25 +32,19 @@ def record_ingest(*, record_id: int) -> bool:
     """
     ingested = services.record_ingest_or_quarantine(record_id=record_id, raise_transient=True)
     if ingested:
-        _warm_later([record_id])
+        services.dashboards_warm(record_ids=[record_id])
     return bool(ingested)
-
-
-def _warm_later(record_ids: list[int]) -> None:
-    """Queue the dashboards' warm-up as a task of its own, after the ingest.
-
-    Its own task so an ingest takes as long as it did (a redelivered ingest repeats
-    only the ingest), and a broker away only costs the next visitor the rendering.
-    """
-    try:
-        dashboards_warm.delay(record_ids=record_ids)
-    except Exception:
-        logger.warning("dashboard warm-up not queued", exc_info=True)
 
 
 @shared_task(name="analytics.dashboards_warm", ignore_result=True)
 def dashboards_warm(*, record_ids: list[int]) -> None:
-    """Render the dashboards of these records' games, so the next visitor reads them cached."""
+    """Render the dashboards of these records' games, so the next visitor reads them cached.
+
+    The ingest tasks now render them themselves, right after their commit
+    (``services.dashboards_warm``): as a task of its own the warm-up waited behind every
+    queued ingest of a bulk import, and each visitor meanwhile computed the page
+    (docs/performance.md, "Dashboards"). Kept for messages queued before that change.
+    """
     services.dashboards_warm(record_ids=record_ids)
 
 
@@ -128,5 +122,5 @@ def simulation_run(*, job_id: int) -> None:
 def records_ingest(*, record_ids: list[int]) -> int:
     """A bulk import's batch, announced once: ingested together (``analytics.ingest``)."""
     ingested = services.records_ingest(record_ids=record_ids, raise_transient=True)
-    _warm_later(record_ids)
+    services.dashboards_warm(record_ids=record_ids)  # after the commit: no lock held
     return ingested

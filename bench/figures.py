@@ -342,7 +342,7 @@ def dashboard_fill(count: int) -> dict[str, float]:
 
 def _dashboard_record_ingest(serial: int) -> None:
     """One new Gift Swap record stored and ingested exactly as the worker would do it."""
-    from analytics.tasks import dashboards_warm, records_ingest
+    from analytics.tasks import records_ingest
     from bench.corpus import base_games
     from replays.bulk import records_import
 
@@ -352,9 +352,8 @@ def _dashboard_record_ingest(serial: int) -> None:
     (outcome,) = records_import([(1, document)])
     if outcome.status != "stored":
         raise RuntimeError(f"dashboard record not stored: {outcome.status}")
-    # The tasks' bodies, as a worker runs them: the ingest, then the warm-up it queues.
+    # The task's body, as a worker runs it: the ingest, then the dashboards rendered.
     records_ingest(record_ids=[outcome.record_id])
-    dashboards_warm(record_ids=[outcome.record_id])
 
 
 def dashboard_rows(workdir: Path, port: int, rounds: int, count: int) -> list[Row]:

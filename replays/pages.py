@@ -23,147 +23,52 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from core.errors import BadRequest, NotFound, ServiceError
-from core.games import game_slug_find, variant_words
+from core.games import game_slug_find
 from core.inputs import whole_number
-from games.base import and_list
 from games.registry import UnknownGame, all_engines, get_engine
-from games.voice import points
 from replays import live as live_play
-from replays import rules, selectors
+from replays import replay_page, rules, selectors
 from replays.api.live_views import seat_token
 from replays.api.serializers import RECORD_FILTERS, record_filters
 from replays.house_rules import house_rules
-from replays.models import LiveGame, Record
+from replays.models import LiveGame
 from replays.tables import table_stylesheets
 
-
-def _result_words(record: Record, players: list[str]) -> str:
-    """ "Ana wins with 50 points.": the winners and their final score, as the result says."""
-    result = record.result or {}
-    winners = [s for s in result.get("winners", []) if 0 <= s < len(players)]
-    scores = result.get("scores") or []
-    if not winners:
-        return ""
-    verb = "wins" if len(winners) == 1 else "share the win"
-    names = and_list(players[s] for s in winners)
-    best = scores[winners[0]] if winners[0] < len(scores) else None
-    if not isinstance(best, int):
-        return f"{names} {verb}."
-    each = " each" if len(winners) > 1 and all(scores[s] == best for s in winners) else ""
-    if each or len(winners) == 1:
-        return f"{names} {verb} with {points(best)}{each}."
-    return f"{names} {verb}."
+# Where the page's own part goes in the rendered page (``replays.replay_page``): put in
+# as the kept bytes, never passed through the template.
+BODY_MARK = mark_safe("<!--giftbox:replay-body-->")
 
 
-EMBED_HEIGHT = 640  # pixels: the table and a few moves at a glance, the rest scrolls
-
-
-def embed_snippet(request: HttpRequest, record: Record, engine: Any) -> str:
-    """The ``<iframe>`` a club pastes into its own page to show this record.
-
-    Only the embed page may be framed (``config.csp``): it shows a finished game, as
-    every visitor may see it, and links back here.
-    """
-    src = request.build_absolute_uri(reverse("record-embed", args=[record.pk]))
-    title = f"{engine.name} #{record.pk} on giftbox"
-    return (
-        f'<iframe src="{src}" title="{title}" width="100%" height="{EMBED_HEIGHT}" '
-        'style="border: 0; max-width: 960px" loading="lazy"></iframe>'
-    )
-
-
-def _replay_context(request: HttpRequest, record_id: int, *, embed: bool) -> dict | None:
-    """What the replay page shows; its bulky parts (the move list, the first table) come
-    from the record's cached bodies, so a visit reads no log and replays nothing once
-    they are cached (the log of a long game alone is thousands of events)."""
+def _replay_page(request: HttpRequest, record_id: int, *, embed: bool) -> HttpResponse:
+    """The replay page: the site's header rendered for this visitor, the page's own part
+    (the same for everyone: the record's, ``replays.replay_page``) read as bytes."""
     try:
-        record = selectors.record_get(record_id=record_id, log=False)
+        body = replay_page.replay_page_body(record_id, embed=embed)
     except NotFound:
-        return None
-    players = selectors.record_player_names(record)
-    engine = get_engine(record.game)
-    if record.kind == Record.Kind.RESULT:
-        context = _result_only_context(record, engine, players, embed=embed)
-        context["embed_snippet"] = embed_snippet(request, record, engine)
-        return context
-    parts = selectors.record_replay_page_parts(record.pk)
-    return {
-        "record": record,
-        "engine": engine,
-        "players": players,
-        "seats": list(enumerate(players)),
-        "first_text": parts.first_text,
-        "moves_mark": MOVES_MARK,
-        "moves_html": parts.moves_html,
-        "table": selectors.record_step_table_body(record.pk, step=0, seat=None).decode(),
-        "result_words": _result_words(record, players),
-        "forked_from": (record.meta or {}).get("forked_from"),
-        "variant": variant_words(record.game, record.options or {}),
+        return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
+    context = {
+        "record_id": record_id,
+        "engine": get_engine(body.game),
+        "stylesheets": body.stylesheets,
         "embed": embed,
-        "embed_snippet": embed_snippet(request, record, engine),
-        "stylesheets": table_stylesheets(record.game),
-        "last_step": record.num_events,
+        "body_mark": BODY_MARK,
     }
-
-
-def _result_only_context(record: Record, engine: Any, players: list[str], *, embed: bool) -> dict:
-    """A game played at a real table: who played, the final scores and ranks, no table."""
-    result = record.result or {}
-    scores, ranks = result.get("scores") or [], result.get("ranks") or []
-    standings = sorted(
-        (
-            {"rank": ranks[seat], "name": name, "score": scores[seat], "won": ranks[seat] == 1}
-            for seat, name in enumerate(players)
-            if seat < len(scores) and seat < len(ranks)
-        ),
-        key=lambda row: (row["rank"], row["name"]),
-    )
-    return {
-        "record": record,
-        "engine": engine,
-        "players": players,
-        "seats": list(enumerate(players)),
-        "result_only": True,
-        "standings": standings,
-        "duration_minutes": (result.get("details") or {}).get("duration_minutes"),
-        "not_replayable": selectors.NOT_REPLAYABLE,
-        "result_words": _result_words(record, players),
-        "variant": variant_words(record.game, record.options or {}),
-        "embed": embed,
-        "stylesheets": [],
-    }
-
-
-# Where the move list goes in the rendered page. The list (most of a long game's page)
-# is put in as the cached bytes, never passed through the template: joining and
-# encoding a megabyte of HTML again at every visit cost more than the rest of the page.
-MOVES_MARK = mark_safe("<!--giftbox:moves-->")
-
-
-def _replay_render(request: HttpRequest, context: dict) -> HttpResponse:
     response = render(request, "replays/replay.html", context)
-    moves = context.get("moves_html")
-    if moves is not None:
-        head, mark, tail = response.content.partition(MOVES_MARK.encode())
-        if mark:
-            response.content = b"".join((head, moves, tail))
+    head, mark, tail = response.content.partition(BODY_MARK.encode())
+    if mark:
+        origin = replay_page.request_origin(request)
+        response.content = b"".join((head, body.for_origin(origin), tail))
     return response
 
 
 def record_replay_page(request: HttpRequest, record_id: int) -> HttpResponse:
-    context = _replay_context(request, record_id, embed=False)
-    if context is None:
-        return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
-    return _replay_render(request, context)
+    return _replay_page(request, record_id, embed=False)
 
 
 @xframe_options_exempt
 def record_embed_page(request: HttpRequest, record_id: int) -> HttpResponse:
     """The replay without the site around it, for a club's own pages (may be framed)."""
-    context = _replay_context(request, record_id, embed=True)
-    if context is None:
-        return render(request, "replays/missing.html", {"record_id": record_id}, status=404)
-    return _replay_render(request, context)
+    return _replay_page(request, record_id, embed=True)
 
 
 def record_step_table_fragment(request: HttpRequest, record_id: int, step: int) -> HttpResponse:

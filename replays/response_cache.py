@@ -55,15 +55,17 @@ LIST_TOKEN = "rc:token:list"
 def drawing_version() -> str:
     """A fingerprint of the code that draws a table and a replay page's move list.
 
-    The viewer's cached HTML (a step's table, the page's list of moves) is drawn by
-    ``replays/tables/*.py`` and ``replays/selectors.py`` from the engines' views and
-    words (``WORDS_VERSION``); a deploy that changes any of them (or the replay
-    templates) changes the keys, so HTML drawn by the old code is never served.
+    The viewer's cached HTML (a step's table, the page's list of moves, the page's own
+    part) is drawn by ``replays/tables/*.py``, ``replays/selectors.py`` and
+    ``replays/replay_page.py`` from the engines' views and words (``WORDS_VERSION``); a
+    deploy that changes any of them (or the replay templates) changes the keys, so HTML
+    drawn by the old code is never served.
     """
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parent
     sources = [
         root / "selectors.py",
+        root / "replay_page.py",
         *sorted((root / "tables").glob("*.py")),
         *sorted((root / "templates" / "replays").glob("*.html")),
     ]
@@ -81,6 +83,11 @@ def record_token_name(record_id: int) -> str:
 
 def record_target(record_id: int, variant: str) -> tuple[str, str]:
     return record_token_name(record_id), variant
+
+
+def header_variant() -> str:
+    """What a step's first visit needs of its record (``selectors.record_replay_header``)."""
+    return "header:1"
 
 
 def detail_variant() -> str:
@@ -108,6 +115,11 @@ def table_variant(step: int, seat: int | None) -> str:
 def page_variant() -> str:
     """The replay page's bulky part (the list of moves, as everyone sees them)."""
     return f"page:{WORDS_VERSION}:{DRAWING_VERSION}"
+
+
+def page_body_variant(*, embed: bool) -> str:
+    """The replay page's own part (everything but the site's header), or the embed's."""
+    return f"page-body:{WORDS_VERSION}:{DRAWING_VERSION}:{'embed' if embed else 'page'}"
 
 
 def list_variant(request: Any) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.html import escape
@@ -178,10 +179,14 @@ class StepPosition:
     state: Any
 
 
-def record_step_position(record: Record, *, step: int, seat: int | None) -> StepPosition:
-    """Replay ``record`` to ``step`` (refusing a step or seat outside it)."""
+def record_step_position(
+    record: Record, *, step: int, seat: int | None, players: list[str] | None = None
+) -> StepPosition:
+    """Replay ``record`` to ``step`` (refusing a step or seat outside it); ``players`` as
+    ``record_player_names`` gives them, read here if not given."""
     record_require_replayable(record)
-    players = record_player_names(record)
+    if players is None:
+        players = record_player_names(record)
     if not 0 <= step <= record.num_events:
         raise NotFound(
             "step_out_of_range",
@@ -198,7 +203,9 @@ def record_step_position(record: Record, *, step: int, seat: int | None) -> Step
     return StepPosition(record, engine, players, step, seat, before, event, state)
 
 
-def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str, Any]:
+def record_step_view(
+    record: Record, *, step: int, seat: int | None, players: list[str] | None = None
+) -> dict[str, Any]:
     """The state after ``step`` events, as everyone sees it or as ``seat`` saw it.
 
     Only the engine's views leave this function: with a seat given, the state,
@@ -206,7 +213,7 @@ def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str
     seat's. A seat's view says who is to move (``waiting_for``) but lists only
     its own moves.
     """
-    at = record_step_position(record, step=step, seat=seat)
+    at = record_step_position(record, step=step, seat=seat, players=players)
     engine, state, event = at.engine, at.state, at.event
     movers = engine.to_move(state)
     seats = [m for m in movers if m != CHANCE]
@@ -238,9 +245,11 @@ def record_step_view(record: Record, *, step: int, seat: int | None) -> dict[str
     }
 
 
-def record_step_table(record: Record, *, step: int, seat: int | None) -> str:
+def record_step_table(
+    record: Record, *, step: int, seat: int | None, players: list[str] | None = None
+) -> str:
     """The table at ``step`` drawn as HTML for that viewer (the replay page swaps it in)."""
-    at = record_step_position(record, step=step, seat=seat)
+    at = record_step_position(record, step=step, seat=seat, players=players)
     movers = [m for m in at.engine.to_move(at.state) if m != CHANCE and seat in (None, m)]
     moves = step_moves(at.engine, at.state, movers, at.players)
     return table_html(at.engine, at.state, seat=seat, players=at.players, moves=moves)
@@ -257,13 +266,38 @@ def record_step_table_body(record_id: int, *, step: int, seat: int | None) -> by
     token_name, variant = response_cache.record_target(
         record_id, response_cache.table_variant(step, seat)
     )
-    return response_cache.cached_body(
-        token_name,
-        variant,
-        lambda: record_step_table(
-            record_get(record_id=record_id, log=False), step=step, seat=seat
-        ).encode(),
-    )
+
+    def build() -> bytes:
+        record, players = record_replay_header(record_id)
+        return record_step_table(record, step=step, seat=seat, players=players).encode()
+
+    return response_cache.cached_body(token_name, variant, build)
+
+
+# What a step's first visit needs of its record, kept under the record's token: the record
+# without its log, and its players' names.
+HEADER_FIELDS = ("id", "game", "kind", "digest", "options", "num_events")
+
+
+def record_replay_header(record_id: int) -> tuple[Record, list[str]]:
+    """The record (these fields only: the others, its log first, are read if touched) and
+    its players' names, from the cache under the record's token.
+
+    Why: a step's first visit read them with two queries (the record, its seats and
+    players) before replaying from a snapshot; one cache read replaces both. Nothing in
+    it is hidden from anyone (no log, no hand). A missing record raises ``NotFound`` and
+    nothing is kept.
+    """
+
+    def build() -> bytes:
+        record = record_get(record_id=record_id, log=False)
+        values = [getattr(record, name) for name in HEADER_FIELDS]
+        return orjson.dumps({"values": values, "players": record_player_names(record)})
+
+    token_name, variant = response_cache.record_target(record_id, response_cache.header_variant())
+    header = orjson.loads(response_cache.cached_body(token_name, variant, build))
+    record = Record.from_db("default", list(HEADER_FIELDS), header["values"])
+    return record, header["players"]
 
 
 def timeline_items_html(steps: list[dict[str, Any]]) -> str:
@@ -329,13 +363,13 @@ def record_step_json(record_id: int, *, step: int, seat: int | None) -> bytes:
     token_name, variant = response_cache.record_target(
         record_id, response_cache.step_variant(step, seat)
     )
-    return response_cache.cached_body(
-        token_name,
-        variant,
-        lambda: response_cache.json_body(
-            record_step_view(record_get(record_id=record_id, log=False), step=step, seat=seat)
-        ),
-    )
+
+    def build() -> bytes:
+        record, players = record_replay_header(record_id)
+        view = record_step_view(record, step=step, seat=seat, players=players)
+        return response_cache.json_body(view)
+
+    return response_cache.cached_body(token_name, variant, build)
 
 
 def record_timeline_checked(record_id: int, *, seat: int | None) -> tuple[Record, list[str]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import Signal
 
 from replays.models import Announcement, Player, Record, Seat
@@ -48,10 +48,23 @@ def _announced(sender: Any, instance: Announcement, created: bool = False, **kwa
 
 
 def _account_changed(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
-    """The list names each record's submitter; a login (``last_login`` only) changes nothing."""
+    """The list and each replay page name a record's submitter; a login (``last_login``
+    only) changes nothing."""
     if update_fields is not None and set(update_fields) <= {"last_login"}:
         return
-    tokens_drop()
+    tokens_drop(_submitted(instance))
+
+
+def _account_deleting(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """Before an account goes: its records' submitter is then set to none by a bulk update,
+    which sends no record signal, so their pages are dropped here (and after commit)."""
+    tokens_drop(_submitted(instance))
+
+
+def _submitted(account: Any) -> list[int]:
+    if account.pk is None:
+        return []
+    return list(Record.objects.filter(submitted_by=account.pk).values_list("pk", flat=True))
 
 
 def connect() -> None:
@@ -67,3 +80,4 @@ def connect() -> None:
     user = get_user_model()
     post_save.connect(_account_changed, sender=user, dispatch_uid="response-cache-user")
     post_delete.connect(_account_changed, sender=user, dispatch_uid="response-cache-user")
+    pre_delete.connect(_account_deleting, sender=user, dispatch_uid="response-cache-user-pages")

@@ -78,7 +78,22 @@ BUILD = "c" if games.ENGINE_BUILD == "compiled" else "py"
 
 
 def _key(record: Record, count: int) -> str:
-    return f"snapshot:v{VERSION}:{BUILD}:{record.digest}:{count}"
+    return f"snapshot2:v{VERSION}:{BUILD}:{record.digest}:{count}"
+
+
+# A snapshot is kept with the events that follow it, up to the next one (``_bundle``): a
+# step's first visit then reads the state and the events it applies in one cache read,
+# where it read the events from the log with a query of their own.
+
+
+def _bundle(state: Any, events: Sequence[dict[str, Any]], count: int) -> bytes:
+    """The state after ``count`` events and the events after it, up to the next snapshot."""
+    return pickle.dumps((state, list(events[count : count + EVERY])), pickle.HIGHEST_PROTOCOL)
+
+
+def _unbundle(saved: bytes) -> tuple[Any, list[dict[str, Any]]]:
+    state, following = pickle.loads(saved)
+    return state, following
 
 
 def state_after(engine: Engine, record: Record, num_players: int, count: int) -> Any:
@@ -88,20 +103,23 @@ def state_after(engine: Engine, record: Record, num_players: int, count: int) ->
     """
     base = (count // EVERY) * EVERY
     saved = cache.get(_key(record, base)) if base else None
-    state, start = (pickle.loads(saved), base) if saved is not None else (None, 0)
-    if state is None:
-        # Pickled as it is reached: an engine may build the next state in place.
-        state = engine.setup(num_players, record.options)
-        missing: dict[str, bytes] = {}
-        for index in range(base):
-            state = engine.apply_trusted(state, record.events[index])
-            if (index + 1) % EVERY == 0:
-                missing[_key(record, index + 1)] = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
-        if missing:
-            cache.set_many(missing, timeout=TIMEOUT)
-        start = base
-    for index in range(start, count):
-        state = engine.apply_trusted(state, record.events[index])
+    if saved is not None:
+        state, following = _unbundle(saved)
+        for event in following[: count - base]:
+            state = engine.apply_trusted(state, event)
+        return state
+    # Pickled as it is reached: an engine may build the next state in place.
+    events = record.events
+    state = engine.setup(num_players, record.options)
+    missing: dict[str, bytes] = {}
+    for index in range(base):
+        state = engine.apply_trusted(state, events[index])
+        if (index + 1) % EVERY == 0:
+            missing[_key(record, index + 1)] = _bundle(state, events, index + 1)
+    if missing:
+        cache.set_many(missing, timeout=TIMEOUT)
+    for index in range(base, count):
+        state = engine.apply_trusted(state, events[index])
     return state
 
 
@@ -109,8 +127,9 @@ def snapshots_store(record: Record, states: Sequence[Any]) -> int:
     """Keep the snapshots of ``record`` (every ``EVERY`` events) from its replayed states
     (``states[k]``: after ``k`` events), so a step's first visit applies at most
     ``EVERY`` events. Returns how many were stored."""
+    events = record.events
     snapshots = {
-        _key(record, count): pickle.dumps(states[count], pickle.HIGHEST_PROTOCOL)
+        _key(record, count): _bundle(states[count], events, count)
         for count in range(EVERY, len(states), EVERY)
     }
     if snapshots:
@@ -145,8 +164,9 @@ def position_at(
 ) -> tuple[Any, Any, Any]:
     """(state before ``step``, the event of ``step`` or None, the state after it).
 
-    From the nearest snapshot, reading only the events after it; without one, the log is
-    replayed from the start (``state_after``, which keeps the snapshots it passes).
+    From the nearest snapshot and the events kept with it (the log is not read); without
+    one, the log is replayed from the start (``state_after``, which keeps the snapshots it
+    passes).
     """
     before_count = max(step - 1, 0)
     base = (before_count // EVERY) * EVERY
@@ -155,8 +175,10 @@ def position_at(
         before = state_after(engine, record, num_players, before_count)
         event = record.events[step - 1] if step else None
     else:
-        events = events_between(record, base, step)
-        before = pickle.loads(saved)
+        before, following = _unbundle(saved)
+        events = following[: step - base]
+        if len(events) < step - base:  # never for a step of this log; if so, read them
+            events = events_between(record, base, step)
         for index in range(before_count - base):
             before = engine.apply_trusted(before, events[index])
         event = events[-1]  # step > base >= EVERY here

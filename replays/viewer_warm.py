@@ -5,9 +5,12 @@ an 8-player GiftTRAP game of 4,620 events), its first step replayed thousands of
 events, and each seat's first timeline told the game again (docs/performance.md,
 "The replay viewer"). A record never changes, so all of it can be prepared once,
 by a worker, right after the record is stored: the log is replayed once, the states
-every ``state_cache.EVERY`` events are kept (a step's first visit then applies at most
-that many events), every viewer's timeline is told from those states and kept, and
-the page's move list and first table are drawn and kept under the record's token.
+every ``state_cache.EVERY`` events are kept with the events after them (a step's first
+visit then applies at most that many events, reading neither the database nor the log,
+with the record's header ``selectors.record_replay_header`` kept too), every viewer's
+timeline is told from those states and kept, and
+the page's move list, first table and own part (``replays.replay_page``) are drawn and
+kept under the record's token.
 
 Only records of at least ``WARM_MIN_EVENTS`` events are prepared: a shorter game is
 told in a few milliseconds on its first visit, and preparing every record of a bulk
@@ -17,7 +20,7 @@ cache; if it is lost, the next visitor builds it from the log.
 
 from __future__ import annotations
 
-from replays import selectors, state_cache
+from replays import replay_page, selectors, state_cache
 from replays.models import Record
 from replays.timeline import record_states, record_timeline
 
@@ -35,8 +38,11 @@ def record_viewer_warm(*, record_id: int) -> bool:
     for seat in [None, *range(len(players))]:
         record_timeline(record, players=players, seat=seat, states=states)
         selectors.record_timeline_body(record_id, seat=seat)
+    selectors.record_replay_header(record_id)
     selectors.record_replay_page_parts(record_id)
     selectors.record_step_table_body(record_id, step=0, seat=None)
+    for embed in (False, True):
+        replay_page.replay_page_body(record_id, embed=embed)
     return True
 
 

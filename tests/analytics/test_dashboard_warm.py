@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from analytics import dashboard
+from analytics import dashboard, tasks
 from replays.services import record_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,3 +72,26 @@ def test_a_failed_warm_up_does_not_fail_the_ingest(make_document, monkeypatch, c
     record, _ = record_submit(document=make_document(seed=58))
     assert record.player_results.count() == len(record.result["scores"])
     assert "dashboard of secret_santa not warmed" in caplog.text
+
+
+def test_the_ingest_task_renders_the_pages_itself_after_its_commit(
+    client, make_document, monkeypatch
+):
+    """No warm-up task to wait behind a queue of ingests: the ingest task's own body renders
+    the dashboards once its transaction committed, the asked filtered views too."""
+    cache.clear()
+    record_submit(document=make_document(seed=61))
+    asked = "/games/secret_santa/?players=4"
+    assert client.get(asked).status_code == 200  # noted as asked
+
+    def no_task(*args, **kwargs):
+        raise AssertionError("a separate warm-up task was queued")
+
+    monkeypatch.setattr(tasks.dashboards_warm, "delay", no_task)
+    monkeypatch.setattr(tasks.dashboards_warm, "apply_async", no_task)
+    record_submit(document=make_document(seed=62))  # eager Celery: the ingest task runs
+    monkeypatch.setattr(dashboard, "_statistics_compute", _refuse_compute)
+    for path in ("/games/secret_santa/", "/games/secret_santa/?real=real", asked):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert b"2 real games recorded" in page.content, path

@@ -18,7 +18,7 @@ import games
 from games.play import replay
 from games.registry import engine_slugs, get_engine
 from replays import response_cache, state_cache
-from replays.pages import _result_words
+from replays.replay_page import result_words as _result_words
 from replays.timeline import names_fill, setup_sentence
 
 GAMES = engine_slugs()

@@ -7,7 +7,6 @@ Each test runs on the local-memory cache and, when ``CACHE_URL`` or
 from __future__ import annotations
 
 import json
-import pickle
 import re
 
 import pytest
@@ -165,7 +164,9 @@ def test_a_long_record_is_prepared_when_stored(
     for count in range(state_cache.EVERY, len(states), state_cache.EVERY):
         saved = cache.get(state_cache._key(record, count))
         assert saved is not None
-        assert engine.view(pickle.loads(saved), None) == engine.view(states[count], None)
+        state, following = state_cache._unbundle(saved)
+        assert engine.view(state, None) == engine.view(states[count], None)
+        assert following == document["events"][count : count + state_cache.EVERY]
 
     def never(*args, **kwargs):
         raise AssertionError("told again")
@@ -192,3 +193,23 @@ def test_a_long_record_is_prepared_when_stored(
 def test_a_short_record_is_not_prepared(make_document):
     record_id = upload(make_document("gift_swap", seed=2))
     assert viewer_warm.records_viewer_warm(record_ids=[record_id, 10_000]) == 0
+
+
+def test_a_steps_first_visit_after_the_preparation_reads_no_database(
+    make_document, monkeypatch, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """The record's header and the snapshots with their events are kept: a step never asked
+    before, for any viewer, is told from the cache alone, and is the step told fresh."""
+    monkeypatch.setattr(viewer_warm, "WARM_MIN_EVENTS", 20)
+    document = make_document("gift_trap", seed=8, players=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_id = upload(document)
+    record = Record.objects.get(pk=record_id)
+    last = len(document["events"])
+    for step, seat in ((state_cache.EVERY + 3, None), (last - 1, 2), (last, 4)):
+        with django_assert_num_queries(0):
+            body = selectors.record_step_json(record_id, step=step, seat=seat)
+            table = selectors.record_step_table_body(record_id, step=step, seat=seat)
+        fresh = selectors.record_step_view(record, step=step, seat=seat)
+        assert json.loads(body) == json.loads(json.dumps(fresh))
+        assert table.decode() == selectors.record_step_table(record, step=step, seat=seat)
