@@ -1,0 +1,162 @@
+"""An analysed replay in a real browser, at 1280 and 390 px: the win-share graph under the
+table, the marks on the move list, a jump by clicking the graph, the better move told in
+words at a marked move; asking for an analysis from the page; a result-only record."""
+
+from __future__ import annotations
+
+import pytest
+
+from analytics import record_analysis
+from tests.accounts.conftest import PASSWORD, user  # noqa: F401
+from tests.analytics.analysis_helpers import (
+    result_only_document,
+    short_game,
+    stored,
+    tiny_settings,  # noqa: F401
+)
+from tests.browser.layout import assert_fits
+from tests.replays.test_record_pages import named
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+W, PAD = 1000, 28  # the graph's drawing box (analysis.js)
+
+
+def _analysed(make_document):
+    """A stored, analysed game of Ana, Ben and Cy with at least one marked move."""
+    for seed in range(1, 30):
+        document = named(short_game(make_document, seed=seed), ["Ana", "Ben", "Cy"])
+        record = stored(document)
+        row, _ = record_analysis.analysis_request(record=record)
+        row = record_analysis.analysis_run(analysis_id=row.pk)
+        if any(d["mark"] for d in row.result["decisions"]):
+            return record, row
+        record.delete()
+    raise AssertionError("no analysed game with a marked move")
+
+
+def _step(page) -> int:
+    return int(page.text_content("#step-no"))
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_an_analysed_replay_shows_the_graph_and_marks_and_jumps_by_the_graph(
+    live_server,
+    make_document,
+    open_page,
+    screenshot,
+    tiny_settings,  # noqa: F811
+    width,
+):
+    record, row = _analysed(make_document)
+    decisions = row.result["decisions"]
+    marked = [d for d in decisions if d["mark"]]
+    last = record.num_events
+    page = open_page(width, 900)
+    page.goto(f"{live_server.url}/records/{record.pk}/")
+    page.wait_for_selector("#analysis-graph svg.analysis-svg polyline")
+    assert page.locator("#analysis-graph polyline.seat-line").count() == 3
+    legend = page.inner_text("#analysis-graph .analysis-legend")
+    assert all(name in legend for name in ("Ana", "Ben", "Cy"))
+    # The marks on the move list: the sign for the eye, the word for screen readers.
+    assert page.locator("#timeline .mark").count() == len(marked)
+    first = marked[0]
+    item = page.locator(f'#timeline li[data-step="{first["step"] + 1}"] .mark')
+    assert item.locator(".sr-only").text_content() == f" ({first['mark']})"
+    sign = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[first["mark"]]
+    assert item.locator("[aria-hidden=true]").text_content().strip() == sign
+    assert page.locator("#analysis-graph circle.mark-dot").count() == len(marked)
+    # Each player's decision quality and luck, in a table.
+    assert page.locator(".analysis-table tbody tr").count() == 3
+
+    # Clicking the graph at its middle goes to the middle step.
+    box = page.locator("#analysis-graph svg.analysis-svg").bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expected = round(((W / 2 - PAD) / (W - 2 * PAD)) * last)
+    page.wait_for_function(f"() => document.getElementById('step-no').textContent === '{expected}'")
+    assert f"step={expected}" in page.url
+    assert page.locator("#timeline li.current").get_attribute("data-step") == str(expected)
+    cursor = float(page.locator("#analysis-cursor").get_attribute("x1"))
+    assert abs(cursor - W / 2) <= (W - 2 * PAD) / last
+
+    # At the step a marked move led to, the better move is told in words.
+    page.locator(f'#timeline li[data-step="{first["step"] + 1}"] a').click()
+    page.wait_for_function(
+        f"() => document.getElementById('step-no').textContent === '{first['step'] + 1}'"
+    )
+    note = page.text_content("#analysis-note")
+    best, chosen = first["best"], first["chosen"]
+    assert (
+        f"Better: {best['label']}: {round(100 * best['win'])}% to win against "
+        f"{round(100 * chosen['win'])}%." in note
+    )
+    assert first["mark"] in note
+    page.locator("#analysis").scroll_into_view_if_needed()
+    screenshot(page, f"analysis-replay-{width}")
+    assert_fits(page, width, "the analysed replay")
+    assert page.console_errors == []
+
+
+def test_a_puzzle_link_hides_the_answer_until_asked(
+    live_server,
+    make_document,
+    open_page,
+    screenshot,
+    tiny_settings,  # noqa: F811
+):
+    record, row = _analysed(make_document)
+    decision = next(d for d in row.result["decisions"] if d["mark"])
+    page = open_page(390, 844)
+    step, seat = decision["step"], decision["seat"]
+    page.goto(f"{live_server.url}/records/{record.pk}/?puzzle=1#step={step}&seat={seat}")
+    page.wait_for_selector("#analysis-puzzle:not([hidden])")
+    assert _step(page) == step
+    assert page.input_value("#seat") == str(seat)
+    assert page.is_hidden("#analysis-answer")
+    page.click("#analysis-reveal")
+    answer = page.text_content("#analysis-answer")
+    assert f"Better: {decision['best']['label']}:" in answer
+    assert page.is_visible("#analysis-answer")
+    screenshot(page, "analysis-puzzle-390")
+    assert_fits(page, 390, "the puzzle")
+    assert page.console_errors == []
+
+
+def test_asking_for_an_analysis_from_the_page_shows_it_when_done(
+    live_server,
+    make_document,
+    open_page,
+    screenshot,
+    user,  # noqa: F811
+    tiny_settings,  # noqa: F811
+):
+    record = stored(named(short_game(make_document, seed=4), ["Ana", "Ben", "Cy"]))
+    anonymous = open_page(1280, 900)
+    anonymous.goto(f"{live_server.url}/records/{record.pk}/")
+    assert "Sign in" in anonymous.inner_text("#analysis")
+    assert anonymous.locator("#analysis-request").count() == 0
+    assert anonymous.console_errors == []
+
+    page = open_page(1280, 900)
+    page.goto(f"{live_server.url}/accounts/login/?next=/records/{record.pk}/")
+    page.fill("input[name=username]", "ana")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit].primary")
+    page.wait_for_url(f"{live_server.url}/records/{record.pk}/")
+    assert "not been analysed" in page.inner_text("#analysis-status")
+    page.click("#analysis-request")
+    page.wait_for_selector("#analysis-graph svg.analysis-svg polyline", timeout=60_000)
+    assert page.is_hidden("#analysis-request")
+    assert "playouts" in page.inner_text("#analysis-status")
+    screenshot(page, "analysis-asked-1280")
+    assert page.console_errors == []
+
+
+def test_a_result_only_record_says_it_cannot_be_analysed(live_server, open_page):
+    record = stored(result_only_document())
+    page = open_page(390, 844)
+    page.goto(f"{live_server.url}/records/{record.pk}/")
+    assert "cannot be analysed" in page.inner_text("#analysis")
+    assert_fits(page, 390, "a result-only record")
+    assert page.console_errors == []
