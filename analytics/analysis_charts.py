@@ -96,21 +96,16 @@ def mistake_rows(mistakes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for item in mistakes:
         record, decision = item["record"], item["decision"]
-        chosen, best = decision["chosen"], decision["best"]
         rows.append(
             {
                 "record": record,
                 "game_name": get_engine(record.game).name,
                 "played": record.played_at or record.created_at,
-                "step": decision["step"],
-                "mark": decision["mark"],
-                "sign": MARK_SIGNS.get(decision["mark"], ""),
-                "chosen": chosen.get("label", ""),
-                "chosen_win": percent(chosen.get("win")),
-                "best": best.get("label", ""),
-                "best_win": percent(best.get("win")),
-                "lost": points_lost(decision.get("loss")),
-                "url": puzzle_url(record.pk, step=decision["step"], seat=item["seat"]),
+                "step": decision.step,
+                "mark": decision.mark,
+                "sign": MARK_SIGNS.get(decision.mark or "", ""),
+                "lost": points_lost(decision.loss),
+                "url": puzzle_url(record.pk, step=decision.step, seat=item["seat"]),
             }
         )
     return rows
@@ -121,15 +116,15 @@ def skill_rows(figures: list[Any]) -> list[dict[str, Any]]:
     rows = []
     for figure in figures:
         data = figure.figure or {}
-        share = data.get("share", data.get("better_wins"))
+        share, baseline = data.get("share"), data.get("baseline")
         rows.append(
             {
                 "players": figure.num_players,
                 "simulated": figure.simulated,
                 "games": figure.games,
+                "compared": data.get("games", 0),
                 "share": percent(share) if isinstance(share, int | float) else NONE_TEXT,
-                "compared": data.get("compared", data.get("games", figure.games)),
-                "figure": data,
+                "baseline": percent(baseline) if isinstance(baseline, int | float) else NONE_TEXT,
             }
         )
     return rows

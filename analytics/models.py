@@ -323,7 +323,7 @@ class RecordAnalysis(models.Model):
     unique per (record, version, settings). A deploy that changes the rules or the
     analysis makes a new version: old rows stay readable, marked not current.
     ``result`` is ``GameAnalysis.to_json()`` once done; ``done``/``total`` count the
-    decisions valued so far, saved as the job goes, for the page that polls it.
+    players' moves gone through so far, saved as the job goes, for the page that polls it.
     """
 
     class Status(models.TextChoices):

@@ -41,6 +41,7 @@ from core.quotas import QuotaExceeded, budget_charge, budget_remaining
 from games import analysis as engine_analysis
 from replays.models import Record
 from replays.state_cache import WORDS_VERSION
+from replays.timeline import names_fill
 
 logger = logging.getLogger("analytics.record_analysis")
 
@@ -298,7 +299,7 @@ def analysis_run(*, analysis_id: int) -> RecordAnalysis | None:
     RecordAnalysis.objects.filter(pk=row.pk).update(
         status=RecordAnalysis.Status.RUNNING, started_at=started, done=0, error=None
     )
-    saved = {"done": 0, "at": time.monotonic()}
+    saved = {"done": 0, "total": 0, "at": time.monotonic()}
 
     def progress(done: int, total: int) -> None:
         now = time.monotonic()
@@ -308,7 +309,7 @@ def analysis_run(*, analysis_id: int) -> RecordAnalysis | None:
             and now - saved["at"] < (PROGRESS_SECONDS)
         ):
             return
-        saved.update(done=done, at=now)
+        saved.update(done=done, total=total, at=now)
         RecordAnalysis.objects.filter(pk=row.pk).update(
             done=done, total=total, updated_at=timezone.now()
         )
@@ -335,14 +336,10 @@ def analysis_run(*, analysis_id: int) -> RecordAnalysis | None:
                 "detail": {"type": type(exc).__name__},
             },
         )
-    result = outcome.to_json()
-    decisions = len(outcome.decisions)
+    # Progress counts the seat events gone through (a forced move too); at the end, all.
+    moves = saved["total"] or sum(1 for event in record.events if event.get("by") != "chance")
     row = _finish(
-        row,
-        status=RecordAnalysis.Status.DONE,
-        result=result,
-        done=decisions,
-        total=decisions,
+        row, status=RecordAnalysis.Status.DONE, result=outcome.to_json(), done=moves, total=moves
     )
     game = record.game
     transaction.on_commit(lambda: _figures_later(game))
@@ -433,9 +430,9 @@ def skill_figures_refresh(*, game: str) -> int:
     return len(scopes)
 
 
-def _move_json(move: Any) -> dict[str, Any]:
+def _move_json(move: Any, players: list[str]) -> dict[str, Any]:
     return {
-        "label": move.label,
+        "label": names_fill(move.label, players),
         "event": move.event,
         "win": move.win,
         "win_se": move.win_se,
@@ -445,9 +442,10 @@ def _move_json(move: Any) -> dict[str, Any]:
     }
 
 
-def analysis_result_json(result: dict[str, Any]) -> dict[str, Any]:
+def analysis_result_json(result: dict[str, Any], *, players: list[str]) -> dict[str, Any]:
     """The API's view of a stored result: ``GameAnalysis`` read back and told field by field
-    (so the answer keeps its documented shape whatever extra the analysis stores)."""
+    (so the answer keeps its documented shape whatever extra the analysis stores), each
+    move's label with the players' names where the engine wrote a seat (``{p1}``)."""
     analysed = engine_analysis.GameAnalysis.from_json(result)
     return {
         "num_players": analysed.num_players,
@@ -457,9 +455,9 @@ def analysis_result_json(result: dict[str, Any]) -> dict[str, Any]:
             {
                 "step": decision.step,
                 "seat": decision.seat,
-                "chosen": _move_json(decision.chosen),
-                "best": _move_json(decision.best),
-                "moves": [_move_json(move) for move in decision.moves],
+                "chosen": _move_json(decision.chosen, players),
+                "best": _move_json(decision.best, players),
+                "moves": [_move_json(move, players) for move in decision.moves],
                 "loss": decision.loss,
                 "mark": decision.mark,
                 "simultaneous": decision.simultaneous,
@@ -489,7 +487,7 @@ def analysis_json(row: RecordAnalysis, *, players: list[str]) -> dict[str, Any]:
         "started_at": row.started_at.isoformat() if row.started_at else None,
         "finished_at": row.finished_at.isoformat() if row.finished_at else None,
         "result": (
-            analysis_result_json(row.result)
+            analysis_result_json(row.result, players=players)
             if row.status == RecordAnalysis.Status.DONE and row.result
             else None
         ),

@@ -17,6 +17,7 @@ from analytics.models import (
     StatisticsSnapshot,
 )
 from analytics.stats import counters_merge, side_figures
+from games import analysis as engine_analysis
 from replays.models import Player, Record, Seat
 
 
@@ -293,11 +294,13 @@ def player_analysis(*, player: Player, games: int = 50, mistakes: int = 10) -> d
                 "marks": mine.get("marks") or {},
             }
         )
-        for decision in result.get("decisions") or []:
-            if decision.get("seat") != seat or not decision.get("mark"):
+        for stored in result.get("decisions") or []:
+            if stored.get("seat") != seat or not stored.get("mark"):
                 continue
+            # Read back by the analysis's own reader: the stored shape is its business.
+            decision = engine_analysis.Decision.from_json(stored)
             found.append({"record": record, "seat": seat, "decision": decision})
-    found.sort(key=lambda item: (-item["decision"].get("loss", 0.0), -item["record"].pk))
+    found.sort(key=lambda item: (-item["decision"].loss, -item["record"].pk))
     return {"games": rows, "mistakes": found[:mistakes]}
 
 

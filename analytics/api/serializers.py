@@ -483,8 +483,8 @@ class AnalysisResultSerializer(serializers.Serializer):
 
 
 class AnalysisProgressSerializer(serializers.Serializer):
-    done = serializers.IntegerField(help_text="Decisions valued so far.")
-    total = serializers.IntegerField(help_text="Decisions to value (0 until known).")
+    done = serializers.IntegerField(help_text="Players' moves gone through so far.")
+    total = serializers.IntegerField(help_text="Players' moves in the game (0 until known).")
 
 
 class RecordAnalysisSerializer(serializers.Serializer):
@@ -493,7 +493,7 @@ class RecordAnalysisSerializer(serializers.Serializer):
     status = serializers.ChoiceField(["queued", "running", "done", "failed", "unavailable"])
     version = serializers.CharField(help_text="The analysis code and rules it ran on.")
     current = serializers.BooleanField(help_text="Made by the version this server runs.")
-    settings = serializers.DictField(help_text="Playouts, bots, max_moves, seed.")
+    settings = serializers.DictField(help_text="games.analysis.Settings: playouts, bots, seed...")
     seed = serializers.IntegerField()
     progress = AnalysisProgressSerializer()
     error = ErrorSerializer(allow_null=True)

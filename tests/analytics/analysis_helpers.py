@@ -39,5 +39,5 @@ def result_only_document() -> dict:
         "options": {},
         "players": ["ana", "ben", "cy"],
         "meta": {"played_at": "2026-11-28T19:30:00Z"},
-        "result": {"scores": [9, 7, 4]},
+        "result": {"scores": [27, 18, 9]},
     }

@@ -28,7 +28,10 @@
   const COLOURS = ["#8b1e2d", "#1f5fa8", "#2e7d32", "#b8860b", "#6a1b9a", "#00838f", "#d84315", "#455a64"];
   const DASHES = ["", "7 4", "2 3", "9 3 2 3", "4 4", "12 4", "2 6", "6 2 2 2"];
   const MARKS = {inaccuracy: "?!", mistake: "?", blunder: "??"};
-  const W = 1000, H = 220, PAD = 28;
+  // The graph is drawn in the pixels it is shown at (redrawn when the width changes), so
+  // its lines, dots and labels keep their shape on a phone and on a wide screen.
+  const PAD = 28;
+  let W = 1000, H = 200;
 
   const percent = (x) => Math.round(100 * x) + "%";
   const name = (seat) => names[seat] || "Seat " + (seat + 1);
@@ -55,17 +58,19 @@
   }
 
   function drawGraph() {
+    W = Math.max(280, Math.round(graphBox.clientWidth || 1000));
+    H = W < 600 ? 170 : 210;
     const curve = analysis.result.curve;
     const last = Math.max(1, curve.length - 1);
     const x = (k) => PAD + (k / last) * (W - 2 * PAD);
     const y = (v) => H - PAD - v * (H - 2 * PAD);
     const svg = el("svg:svg", {
-      viewBox: "0 0 " + W + " " + H, class: "analysis-svg", role: "img", preserveAspectRatio: "none",
+      viewBox: "0 0 " + W + " " + H, width: W, height: H, class: "analysis-svg", role: "img",
       "aria-label": "Each player's chance to win over the game; click to go to a step.",
     });
     for (const level of [0, 0.5, 1]) {
       svg.appendChild(el("svg:line", {x1: PAD, x2: W - PAD, y1: y(level), y2: y(level), class: "grid"}));
-      svg.appendChild(el("svg:text", {x: 2, y: y(level) + 4, class: "axis"}, percent(level)));
+      svg.appendChild(el("svg:text", {x: 0, y: y(level) + 4, class: "axis"}, percent(level)));
     }
     const seats = analysis.result.num_players;
     for (let seat = 0; seat < seats; seat++) {
@@ -109,9 +114,15 @@
     for (const old of graphBox.querySelectorAll("svg.analysis-svg, ul.analysis-legend")) old.remove();
     graphBox.insertBefore(legend, graphBox.firstChild);
     graphBox.insertBefore(svg, legend);
-    graphBox.hidden = false;
     moveCursor();
   }
+
+  let drawnWidth = 0;
+  window.addEventListener("resize", () => {
+    if (!analysis || Math.abs(graphBox.clientWidth - drawnWidth) < 8) return;
+    drawnWidth = graphBox.clientWidth;
+    drawGraph();
+  });
 
   function moveCursor() {
     const cursor = $("analysis-cursor");
@@ -177,7 +188,7 @@
     playersBox.textContent = "";
     const table = el("table", {class: "standings analysis-table"});
     const head = el("tr");
-    for (const title of ["Player", "Decisions", "Lost per decision", "Luck", "Marks"]) head.appendChild(el("th", {scope: "col"}, title));
+    for (const title of ["Player", "Moves", "Lost a move", "Luck", "Marks"]) head.appendChild(el("th", {scope: "col"}, title));
     table.appendChild(el("thead")).appendChild(head);
     const body = table.appendChild(el("tbody"));
     analysis.result.players.forEach((row, seat) => {
@@ -190,9 +201,11 @@
       tr.appendChild(el("td", {}, marks.join(", ") || "none"));
       body.appendChild(tr);
     });
-    playersBox.appendChild(table);
+    // Its own sideways scroll if a phone is narrower than the names (the page never scrolls).
+    playersBox.appendChild(el("div", {class: "scroll-x"})).appendChild(table);
     playersBox.appendChild(el("p", {class: "muted"},
-      "Lost per decision: points of win share given away on average against the best move found. " +
+      "Moves: the decisions valued (a forced move is none). " +
+      "Lost a move: points of win share given away on average against the best move found. " +
       "Luck: points of win share that deals and draws gave (+) or took (−)."));
   }
 
@@ -202,7 +215,7 @@
     if (data.status === "queued" || data.status === "running") {
       const p = data.progress;
       say(data.status === "queued" ? "Waiting for a worker to analyse this game…"
-        : "Analysing: " + p.done + " of " + (p.total || "?") + " decisions valued…");
+        : "Analysing: " + p.done + " of " + (p.total || "?") + " moves valued…");
       clearTimeout(poller);
       poller = setTimeout(load, 2000);
       return;
@@ -216,6 +229,8 @@
     const r = data.result;
     say("Analysed with " + r.playouts.toLocaleString() + " playouts" +
       (data.current ? "" : " (by an earlier version of the analysis)") + ".");
+    graphBox.hidden = false;  // first, so the graph knows its width
+    drawnWidth = graphBox.clientWidth;
     drawGraph();
     markMoves();
     drawPlayers();
