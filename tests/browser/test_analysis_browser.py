@@ -4,6 +4,8 @@ words at a marked move; asking for an analysis from the page; a result-only reco
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from analytics import record_analysis
@@ -34,6 +36,11 @@ def _analysed(make_document):
             return record, row
         record.delete()
     raise AssertionError("no analysed game with a marked move")
+
+
+def percent(share: float) -> str:
+    """As the page says it (JavaScript's Math.round: halves up)."""
+    return f"{math.floor(100 * share + 0.5)}%"
 
 
 def _step(page) -> int:
@@ -93,12 +100,14 @@ def test_an_analysed_replay_shows_the_graph_and_marks_and_jumps_by_the_graph(
     note = page.text_content("#analysis-note")
     best, chosen = first["best"], first["chosen"]
     assert (
-        f"Better: {best['label']}: {round(100 * best['win'])}% to win against "
-        f"{round(100 * chosen['win'])}%." in note
+        f"Better: {best['label'].rstrip('.')}: {percent(best['win'])} to win against "
+        f"{percent(chosen['win'])}." in note
     )
     assert first["mark"] in note
     page.locator("#analysis").scroll_into_view_if_needed()
-    screenshot(page, f"analysis-replay-{width}")
+    full = screenshot(page, f"analysis-replay-{width}")
+    panel = full.with_name(f"analysis-replay-{width}-panel.png")
+    page.locator("#analysis").screenshot(path=str(panel))
     assert_fits(page, width, "the analysed replay")
     assert page.console_errors == []
 
@@ -122,9 +131,12 @@ def test_a_puzzle_link_hides_the_answer_until_asked(
     assert page.is_hidden("#analysis-answer")
     page.click("#analysis-reveal")
     answer = page.text_content("#analysis-answer")
-    assert f"Better: {decision['best']['label']}:" in answer
+    assert f"Better: {decision['best']['label'].rstrip('.')}:" in answer
+    assert f"played: {decision['chosen']['label'].rstrip('.')}" in answer
+    assert page.is_hidden("#analysis-note")  # the puzzle alone
     assert page.is_visible("#analysis-answer")
-    screenshot(page, "analysis-puzzle-390")
+    full = screenshot(page, "analysis-puzzle-390")
+    page.locator("#analysis").screenshot(path=str(full.with_name("analysis-puzzle-390-panel.png")))
     assert_fits(page, 390, "the puzzle")
     assert page.console_errors == []
 

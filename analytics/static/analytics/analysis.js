@@ -147,8 +147,12 @@
     }
   }
 
+  // A label is a sentence ("Take Ana's 6th card."); inside ours it loses its full stop.
+  const words = (move) => move.label.replace(/\.$/, "");
+  const aMark = (mark) => (mark === "inaccuracy" ? "an " : "a ") + mark;
+
   function better(decision) {
-    return "Better: " + decision.best.label + ": " + percent(decision.best.win) + " to win against " +
+    return "Better: " + words(decision.best) + ": " + percent(decision.best.win) + " to win against " +
       percent(decision.chosen.win) + ".";
   }
 
@@ -157,14 +161,16 @@
     moveCursor();
     if (!analysis) return;
     const k = currentStep();
-    const hideAnswer = puzzle && !revealed && k === puzzleStep + 1;
+    // A puzzle's position shows the puzzle alone, and the step after it keeps the answer
+    // until it is asked for.
+    const hideNote = puzzle && (k === puzzleStep || (!revealed && k === puzzleStep + 1));
     const decision = byStep.get(k - 1);
-    if (decision && !hideAnswer) {
-      const words = name(decision.seat) + "'s move: " + percent(decision.chosen.win) + " to win";
+    if (decision && !hideNote) {
+      const plain = name(decision.seat) + "'s move: " + percent(decision.chosen.win) + " to win";
       note.textContent = decision.mark
-        ? name(decision.seat) + "'s move was " + (decision.mark === "inaccuracy" ? "an " : "a ") +
-          decision.mark + " (" + MARKS[decision.mark] + "). " + better(decision)
-        : words + (decision.best.win > decision.chosen.win + 0.005 ? " (the best found: " + percent(decision.best.win) + ")." : ", as good as any.");
+        ? name(decision.seat) + "'s move was " + aMark(decision.mark) + " (" + MARKS[decision.mark] + "). " +
+          better(decision)
+        : plain + (decision.best.win > decision.chosen.win + 0.005 ? " (the best found: " + percent(decision.best.win) + ")." : ", as good as any.");
       note.className = "analysis-note" + (decision.mark ? " " + decision.mark : "");
       note.hidden = false;
     } else {
@@ -178,8 +184,8 @@
     if (!decision || k !== puzzleStep) { puzzleBox.hidden = true; return; }
     $("analysis-puzzle-text").textContent = name(decision.seat) + " is to move here, seeing only what " +
       name(decision.seat) + " could see. What would you play?";
-    answerBox.textContent = better(decision) + " " + name(decision.seat) + " played " + decision.chosen.label +
-      (decision.mark ? " (" + decision.mark + ")." : ".");
+    answerBox.textContent = better(decision) + " " + name(decision.seat) + " played: " + words(decision.chosen) +
+      (decision.mark ? ", " + aMark(decision.mark) + "." : ".");
     answerBox.hidden = !revealed;
     puzzleBox.hidden = false;
   }
