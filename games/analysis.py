@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from games.base import CHANCE, Engine, Event, SeatHistory, options_resolve
-from games.play import BOTS, Bot, choose_mover, replay_states
+from games.play import BOTS, Bot, choose_mover, replay, replay_states, seat_histories
 from games.registry import get_engine
 
 #: Bump when the same input and settings would give different figures (the service
@@ -439,20 +439,28 @@ def value_moves(
 def _candidates(
     engine: Engine,
     state: Any,
-    seat: int,
+    history: SeatHistory,
     chosen: Event,
     settings: Settings,
     step: int,
 ) -> list[tuple[Event, str]]:
     """The moves valued at a decision: every legal move (one per label), or, past
-    ``max_moves``, the chosen move and a reproducible random choice of the others."""
+    ``max_moves``, the chosen move, the greedy bot's move in the decision's first
+    sample (a strong move is rarely left out; the sample is dealt from the seat's
+    history, as every sample is) and a reproducible random choice of the others."""
+    seat = history.seat
     moves = _dedupe(engine, engine.legal_events(state, seat), chosen, seat, state)
     if len(moves) <= settings.max_moves:
         return moves
-    chosen_key = _key(chosen)
-    at = next(i for i, (e, _) in enumerate(moves) if _key(e) == chosen_key)
-    others = [i for i in range(len(moves)) if i != at]
-    keep = set(_rng(settings.seed, step, 0, 3).sample(others, settings.max_moves - 1)) | {at}
+    keys = [_key(e) for e, _ in moves]
+    keep = {keys.index(_key(chosen))}
+    sample = engine.determinizer(history).sample(_rng(settings.seed, step, 0, 1))
+    hint = _key(engine.greedy_event(sample, seat, _rng(settings.seed, step, 0, 5)))
+    if hint in keys:
+        keep.add(keys.index(hint))
+    others = [i for i in range(len(moves)) if i not in keep]
+    room = max(0, settings.max_moves - len(keep))
+    keep |= set(_rng(settings.seed, step, 0, 3).sample(others, room))
     return [m for i, m in enumerate(moves) if i in keep]
 
 
@@ -494,7 +502,7 @@ def analyse(
         actor = event.get("by")
         if actor != CHANCE:
             seat = int(actor)  # type: ignore[arg-type]
-            candidates = _candidates(engine, before, seat, event, settings, step)
+            candidates = _candidates(engine, before, histories[seat], event, settings, step)
             if len(candidates) > 1:
                 values, used = value_moves(
                     engine, histories[seat], candidates, event, settings, step, runner
@@ -531,6 +539,42 @@ def analyse(
         playouts=played,
         seconds=time.perf_counter() - started,
     )
+
+
+def analyse_decision(
+    game: str,
+    num_players: int,
+    options: Mapping[str, Any] | None,
+    events: Sequence[Mapping[str, Any]],
+    step: int,
+    settings: Settings = DEFAULT_SETTINGS,
+) -> Decision | None:
+    """The one decision at ``step`` of a log, valued as :func:`analyse` values it (the
+    same figures for the same settings); ``None`` for a chance event or a forced move.
+
+    Only ``events[:step + 1]`` is read, so it serves a position of a game still being
+    studied (a puzzle: "find the better move") as well as a finished one.
+    """
+    engine = get_engine(game)
+    resolved = options_resolve(engine, options)
+    log: list[Event] = [e if type(e) is dict else dict(e) for e in events[: step + 1]]
+    if step >= len(log):
+        raise IndexError(f"step {step} is past the log's {len(log)} events")
+    event = log[step]
+    if event.get("by") == CHANCE:
+        return None
+    seat = int(event["by"])
+    history = None
+    for history in seat_histories(engine, num_players, resolved, log[:step], seat):  # noqa: B007
+        pass
+    assert history is not None
+    before = replay(engine, num_players, resolved, log[:step])
+    engine.apply(before, event)  # the move itself must be legal there
+    candidates = _candidates(engine, before, history, event, settings, step)
+    if len(candidates) < 2:
+        return None
+    values, _ = value_moves(engine, history, candidates, event, settings, step)
+    return _decision(engine, before, step, seat, event, values)
 
 
 def _decision(
@@ -637,6 +681,7 @@ __all__ = [
     "MoveValue",
     "Settings",
     "analyse",
+    "analyse_decision",
     "mark_for",
     "skill_share",
     "value_moves",

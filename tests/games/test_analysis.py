@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ from games.analysis import (
     GameAnalysis,
     Settings,
     analyse,
+    analyse_decision,
     mark_for,
     skill_share,
 )
@@ -254,3 +256,68 @@ def test_skill_share() -> None:
     assert figure["baseline"] == pytest.approx((1 / 3 + 1 / 3 + 1 / 4) / 3)
     assert figure["lift"] == pytest.approx(figure["share"] - figure["baseline"])
     assert skill_share([])["games"] == 0
+
+
+POSITIONS = json.loads((Path(__file__).parent / "data" / "analysis_positions.json").read_text())
+
+
+def _ends_in_a_win(engine, state, seat: int, rng: random.Random) -> bool:
+    """Whether the game ends with ``seat`` alone first, by the rules alone: nothing but
+    chance events and forced moves (one legal move) may come before the end."""
+    for _ in range(500):
+        if engine.is_over(state):
+            return engine.result(state).winners == [seat]
+        movers = engine.to_move(state)
+        if CHANCE in movers:
+            state = engine.apply(state, engine.sample_chance(state, rng))
+            continue
+        legal = [engine.legal_events(state, m) for m in movers]
+        if any(len(moves) != 1 for moves in legal):
+            return False
+        state = engine.apply(state, legal[0][0])
+    return False
+
+
+@pytest.mark.parametrize(
+    "position", POSITIONS, ids=[f"{p['game']}-{len(p['events'])}" for p in POSITIONS]
+)
+def test_a_clearly_better_move_is_valued_best_and_the_worse_one_marked(position) -> None:
+    """Positions from seeded games (bots of both kinds), pinned as logs, where by the
+    rules one move wins at once in (nearly) every state the mover cannot tell from the
+    real one, and the move the log makes does not: the analysis must say so."""
+    game, n, events = position["game"], position["num_players"], position["events"]
+    engine = get_engine(game)
+    step = len(events) - 1
+    chosen, better = events[step], position["better"]
+    seat = chosen["by"]
+    history = seat_history(engine, n, None, events[:step], seat)
+    dealer = engine.determinizer(history)
+    samples = [dealer.sample(random.Random(i)) for i in range(20)]
+    rng = random.Random(0)
+    wins = sum(_ends_in_a_win(engine, engine.apply(s, better), seat, rng) for s in samples)
+    assert wins >= 17, position["why"]  # the premise, by the rules
+    assert not all(_ends_in_a_win(engine, engine.apply(s, chosen), seat, rng) for s in samples)
+
+    # Every legal move valued (no cap): the better move must be found, not given.
+    settings = Settings(playouts=48, bots=("greedy",), max_moves=40, seed=1, screen=8)
+    decision = analyse_decision(game, n, None, events, step, settings)
+    assert decision is not None
+    assert decision.chosen.event == chosen
+    value = next(m for m in decision.moves if m.label == engine_label(engine, n, events, better))
+    assert value.win == decision.best.win
+    assert value.win - decision.chosen.win >= MISTAKE
+    assert decision.mark in ("mistake", "blunder")
+
+
+def engine_label(engine, n: int, events: list[dict], event: dict) -> str:
+    before = list(replay_states(engine, n, None, events[:-1]))[-1]
+    return engine.label(event, event["by"], before)
+
+
+def test_one_decision_alone_is_valued_as_in_the_whole_game(swap_game) -> None:
+    events, analysis = swap_game
+    for decision in analysis.decisions[:3] + analysis.decisions[-2:]:
+        alone = analyse_decision("gift_swap", 3, None, events, decision.step, SMALL)
+        assert alone == decision
+    chance = next(k for k, e in enumerate(events) if e["by"] == CHANCE)
+    assert analyse_decision("gift_swap", 3, None, events, chance, SMALL) is None
