@@ -57,6 +57,7 @@ ANALYSIS_STALLED = timedelta(minutes=2)
 # What a request may set (the rest are the defaults): more playouts than this would keep
 # a worker for many minutes a game.
 MAX_PLAYOUTS_FACTOR = 4
+MAX_PLAYOUTS = engine_analysis.DEFAULT_SETTINGS.playouts * MAX_PLAYOUTS_FACTOR
 MAX_SEED = 2**31 - 1
 _submitted_here: set[int] = set()
 _NOT_SENT = ("busy", "broker_unavailable")  # the codes analysis_enqueue leaves in ``error``
@@ -113,7 +114,7 @@ def analysis_settings_parse(data: Any) -> engine_analysis.Settings:
             field=unknown[0],
         )
     values: dict[str, int] = {}
-    limits = {"playouts": (1, base.playouts * MAX_PLAYOUTS_FACTOR), "seed": (0, MAX_SEED)}
+    limits = {"playouts": (1, max(base.playouts, MAX_PLAYOUTS)), "seed": (0, MAX_SEED)}
     for name, (low, high) in limits.items():
         if name not in data:
             continue

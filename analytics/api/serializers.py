@@ -12,6 +12,7 @@ from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
 from analytics import leaderboards
+from analytics.record_analysis import MAX_PLAYOUTS, MAX_SEED
 from analytics.simulations import BOT_MIXES, SIMULATION_MAX_GAMES
 from clubs.models import Club, Season
 from core.api.serializers import ErrorSerializer
@@ -511,8 +512,10 @@ ANALYSIS_REQUEST: dict[str, Any] = {
         "playouts": {
             "type": "integer",
             "minimum": 1,
-            "description": "Playouts per move (default: the service's; at most four times it).",
+            "maximum": MAX_PLAYOUTS,
+            "description": "The most playouts a move gets (default: the service's; at most "
+            "four times it).",
         },
-        "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1, "default": 0},
+        "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED, "default": 0},
     },
 }

@@ -290,8 +290,13 @@ class RecordAnalysisView(APIView):
             "None yet: `404 no_analysis`; no such record: `404 not_found`."
         ),
         parameters=[
-            OpenApiParameter("playouts", api_schema.optional(api_schema.integer(1, 10**6))),
-            OpenApiParameter("seed", api_schema.optional(api_schema.integer(0, 2**31 - 1))),
+            OpenApiParameter(
+                "playouts",
+                api_schema.optional(api_schema.integer(1, record_analysis.MAX_PLAYOUTS)),
+            ),
+            OpenApiParameter(
+                "seed", api_schema.optional(api_schema.integer(0, record_analysis.MAX_SEED))
+            ),
         ],
         responses={200: RecordAnalysisSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
     )
@@ -340,9 +345,9 @@ class RecordAnalysisView(APIView):
     )
     def post(self, request: Request, record_id: int) -> Response:
         record = record_selectors.record_get(record_id=record_id, log=False)
-        body = request.data if request.data not in (None, "", b"") else None
-        if hasattr(body, "dict") and not body:
-            body = None  # an empty form body
+        # No body at all: the defaults. A body is JSON (an object, else a 400).
+        empty = request.META.get("CONTENT_LENGTH") in (None, "", "0")
+        body = None if empty else request.data
         settings = record_analysis.analysis_settings_parse(
             dict(body) if isinstance(body, Mapping) else body
         )
