@@ -347,10 +347,9 @@ class RecordAnalysisView(APIView):
         record = record_selectors.record_get(record_id=record_id, log=False)
         # No body at all: the defaults. A body is JSON (an object, else a 400).
         empty = request.META.get("CONTENT_LENGTH") in (None, "", "0")
-        body = None if empty else request.data
-        settings = record_analysis.analysis_settings_parse(
-            dict(body) if isinstance(body, Mapping) else body
-        )
+        if not empty and not isinstance(request.data, Mapping):  # null, a list, a number
+            raise BadRequest("bad_request", "The body must be a JSON object (or empty).")
+        settings = record_analysis.analysis_settings_parse(None if empty else dict(request.data))
         row, _queued = record_analysis.analysis_request(
             record=record, user=request_user(request), settings=settings
         )

@@ -7,6 +7,8 @@ behind a busy worker.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.cache import cache
 from django.test import override_settings
@@ -172,6 +174,7 @@ def test_a_result_only_record_says_it_cannot_be_analysed(
         ({"seed": True}, "bad_seed", "seed"),
         ({"bots": ["random"]}, "unknown_field", "bots"),
         ([1, 2], "bad_request", None),
+        (None, "bad_request", None),
     ],
 )
 def test_a_bad_body_is_a_400_naming_the_field_and_queues_nothing(
@@ -182,7 +185,7 @@ def test_a_bad_body_is_a_400_naming_the_field_and_queues_nothing(
     field,
 ):
     record = stored(short_game(make_document))
-    answer = token_api.post(url(record.pk), body, format="json")
+    answer = token_api.post(url(record.pk), json.dumps(body), content_type="application/json")
     assert answer.status_code == 400
     error = answer.json()
     assert error["code"] == code
