@@ -132,6 +132,7 @@ def test_an_error_in_the_analysis_fails_the_job_with_the_reason(
 
 
 def test_skill_figures_count_the_analysed_games_per_table_size_and_kind_of_play(
+    client,
     make_document,
     tiny_settings,  # noqa: F811
 ):
@@ -151,6 +152,15 @@ def test_skill_figures_count_the_analysed_games_per_table_size_and_kind_of_play(
         engine_analysis.GameAnalysis.from_json(r.result) for r in RecordAnalysis.objects.all()
     ]
     assert figure.figure == engine_analysis.skill_share(analyses)
+    # The game's dashboard shows it: the best decider's win share against chance alone.
+    page = client.get("/games/secret_santa/").content.decode()
+    assert "How much skill decides the result" in page
+    page = page[page.index('id="skill"') :]
+    page = page[: page.index("</section>")]
+    assert "3 players" in page
+    assert figure.figure["games"] == 2
+    assert f"{round(100 * figure.figure['share'])}%" in page
+    assert "33%" in page  # chance alone: one in three
 
 
 # --- automatic analysis of league games --------------------------------------------
