@@ -82,7 +82,11 @@ def decision_quality_chart(games: list[dict[str, Any]], *, name: str) -> dict[st
         y_title="win share lost per decision (points)",
         csv_header=["game", "record", "played at", "decisions", "win share lost per decision"],
         csv_rows=csv_rows,
-        layout={"xaxis": {"type": "date"}, "yaxis": {"rangemode": "tozero"}, "height": 300},
+        layout={
+            "xaxis": {"type": "date", "tickformat": "%-d %b %Y"},
+            "yaxis": {"rangemode": "tozero"},
+            "height": 300,
+        },
         description=(
             "Each point is one analysed game: how much of their chance to win the player's "
             "moves gave away on average, against the best move each time. Lower is better; "

@@ -178,3 +178,31 @@ def test_a_result_only_record_says_it_cannot_be_analysed(live_server, open_page)
     assert "cannot be analysed" in page.inner_text("#analysis")
     assert_fits(page, 390, "a result-only record")
     assert page.console_errors == []
+
+
+def test_a_players_page_lists_their_analysed_games_and_mistakes_on_a_phone(
+    live_server,
+    make_document,
+    open_page,
+    screenshot,
+    tiny_settings,  # noqa: F811
+):
+    record, row = _analysed(make_document)
+    seat = next(d["seat"] for d in row.result["decisions"] if d["mark"])
+    page = open_page(390, 844)
+    page.goto(f"{live_server.url}/players/{NAMES[seat]}/")
+    page.wait_for_selector("#decision-quality-chart .main-svg")
+    assert page.locator("#analysis .analysed-games tbody tr").count() == 1
+    links = page.locator("#analysis ol.mistakes a")
+    assert links.count() >= 1
+    href = links.first.get_attribute("href")
+    assert href.startswith(f"/records/{record.pk}/?puzzle=1#step=")
+    assert href.endswith(f"&seat={seat}")
+    page.locator("#analysis").scroll_into_view_if_needed()
+    full = screenshot(page, "analysis-player-390")
+    page.locator("#analysis").screenshot(path=str(full.with_name("analysis-player-390-panel.png")))
+    assert_fits(page, 390, "the player page")
+    links.first.click()
+    page.wait_for_selector("#analysis-puzzle:not([hidden])")
+    assert page.input_value("#seat") == str(seat)
+    assert page.console_errors == []
