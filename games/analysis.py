@@ -32,7 +32,15 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from games.base import CHANCE, Engine, Event, SeatHistory, options_resolve
-from games.play import BOTS, Bot, choose_mover, replay, replay_states, seat_histories
+from games.play import (
+    BOTS,
+    Bot,
+    choose_mover,
+    replay,
+    replay_states,
+    seat_histories,
+    waiting_for,
+)
 from games.registry import get_engine
 
 #: Bump when the same input and settings would give different figures (the service
@@ -197,6 +205,7 @@ class GameAnalysis:
     players: list[dict[str, Any]]
     playouts: int
     seconds: float
+    playout_events: int = 0  # events applied in all playouts (what ``seconds`` went on)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -210,6 +219,7 @@ class GameAnalysis:
             "players": self.players,
             "playouts": self.playouts,
             "seconds": self.seconds,
+            "playout_events": self.playout_events,
         }
 
     @classmethod
@@ -225,6 +235,7 @@ class GameAnalysis:
             [dict(p) for p in data["players"]],
             data["playouts"],
             data["seconds"],
+            data.get("playout_events", 0),
         )
 
 
@@ -271,13 +282,15 @@ class _Playout:
         self.engine = engine
         self.n = n
         self.bots: list[Bot] = [BOTS[name] for name in bots]
+        self.events = 0  # events applied in all playouts so far (for the bench's rates)
 
     def run(self, state: Any, rng: random.Random) -> tuple[list[float], list[int]]:
         engine = self.engine
         apply = engine.apply_trusted
         bots = self.bots
         one_bot = bots[0] if len(bots) == 1 else None
-        for _ in range(PLAYOUT_LIMIT):
+        played = 0
+        while played < PLAYOUT_LIMIT:
             if engine.is_over(state):
                 break
             movers = engine.to_move(state)
@@ -289,6 +302,8 @@ class _Playout:
                 bot = one_bot or rng.choice(bots)
                 event = bot(engine, state, seat, rng)
             state = apply(state, event)
+            played += 1
+        self.events += played
         return _outcome(engine, state, self.n)
 
 
@@ -538,6 +553,7 @@ def analyse(
         players=_players(n, decisions, swings),
         playouts=played,
         seconds=time.perf_counter() - started,
+        playout_events=runner.events,
     )
 
 
@@ -584,8 +600,15 @@ def _decision(
     chosen = next(v for v in values if _key(v.event) == chosen_key)
     best = max(values, key=lambda v: (v.win, -v.place, v is chosen))
     loss = max(0.0, best.win - chosen.win)
-    movers = [m for m in engine.to_move(before) if m != CHANCE]
-    simultaneous = len(movers) > 1
+    # A secret choice made in a simultaneous phase: other seats choose at the same time
+    # (a GiftTRAP seat that may only play its card is not waited for), or the others do
+    # not see what it chose (the last seat to lay its token chooses as blind as the first).
+    waiting = [m for m in waiting_for(engine, before) if m != CHANCE]
+    simultaneous = len(waiting) > 1 or any(
+        engine.event_view(event, other, before=before) != event
+        for other in range(engine.num_players(before))
+        if other != seat
+    )
     return Decision(step, seat, chosen, best, values, loss, mark_for(loss), simultaneous)
 
 
