@@ -426,7 +426,9 @@ def value_moves(
         # Sharpen the two values a mark compares: the chosen move's and the best's (the
         # best found so far, which may change as the playouts come in).
         while True:
-            best = max(range(len(stats)), key=lambda i: (stats[i].win, i == chosen_at, -i))
+            best = max(
+                range(len(stats)), key=lambda i: (stats[i].win, i == chosen_at, stats[i].n, -i)
+            )
             todo = [
                 i
                 for i in sorted({chosen_at, best})
@@ -598,7 +600,9 @@ def _decision(
 ) -> Decision:
     chosen_key = _key(event)
     chosen = next(v for v in values if _key(v.event) == chosen_key)
-    best = max(values, key=lambda v: (v.win, -v.place, v is chosen))
+    # As value_moves picks the best it sharpens: the chosen move on a tie, else the
+    # move with the most playouts, so the best reported is one whose value was refined.
+    best = max(values, key=lambda v: (v.win, v is chosen, v.playouts, -values.index(v)))
     loss = max(0.0, best.win - chosen.win)
     # A secret choice made in a simultaneous phase: other seats choose at the same time
     # (a GiftTRAP seat that may only play its card is not waited for), or the others do
