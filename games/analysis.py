@@ -27,7 +27,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -665,36 +665,42 @@ def _players(
 # -- the designer's figure --------------------------------------------------------------
 
 
-def skill_share(analyses: Sequence[GameAnalysis]) -> dict[str, Any]:
+def skill_share(analyses: Iterable[GameAnalysis | Mapping[str, Any]]) -> dict[str, Any]:
     """How often the better-deciding player won, against what chance alone gives.
 
     For each game with at least one decision per seat, the seat with the lowest average
     loss (``decision_quality``; ties shared) is looked up in the result (the curve's
     last row: each seat's win share of the finished game). ``share`` is the mean win
     share of those seats; ``baseline`` is the mean of 1/num_players over the same games
-    (what it would be if decisions did not matter). ``games`` counts the games used.
+    (what it would be if decisions did not matter); ``lift`` is their difference and
+    ``games`` counts the games used. ``by_players`` gives the same per table size (keys
+    are the player counts as strings, as JSON has them). An analysis may be given as a
+    :class:`GameAnalysis` or as its ``to_json()`` (only ``num_players``, ``players`` and
+    the last row of ``curve`` are read), so stored results need not be rebuilt.
     """
-    used = 0
-    total = 0.0
-    baseline = 0.0
+    groups: dict[int, list[tuple[float, float]]] = {}
     for analysis in analyses:
-        players = analysis.players
-        if not analysis.curve or any(p["decisions"] == 0 for p in players):
+        if isinstance(analysis, GameAnalysis):
+            n, players, curve = analysis.num_players, analysis.players, analysis.curve
+        else:
+            n, players, curve = analysis["num_players"], analysis["players"], analysis["curve"]
+        if not curve or any(p["decisions"] == 0 for p in players):
             continue
-        final = analysis.curve[-1]
+        final = curve[-1]
         best = min(p["decision_quality"] for p in players)
         tops = [s for s, p in enumerate(players) if p["decision_quality"] == best]
-        total += sum(final[s] for s in tops) / len(tops)
-        baseline += 1.0 / analysis.num_players
-        used += 1
-    if not used:
+        groups.setdefault(n, []).append((sum(final[s] for s in tops) / len(tops), 1.0 / n))
+    figure = _share([pair for pairs in groups.values() for pair in pairs])
+    figure["by_players"] = {str(n): _share(groups[n]) for n in sorted(groups)}
+    return figure
+
+
+def _share(pairs: Sequence[tuple[float, float]]) -> dict[str, Any]:
+    if not pairs:
         return {"games": 0, "share": None, "baseline": None, "lift": None}
-    return {
-        "games": used,
-        "share": total / used,
-        "baseline": baseline / used,
-        "lift": (total - baseline) / used,
-    }
+    share = sum(p[0] for p in pairs) / len(pairs)
+    baseline = sum(p[1] for p in pairs) / len(pairs)
+    return {"games": len(pairs), "share": share, "baseline": baseline, "lift": share - baseline}
 
 
 __all__ = [

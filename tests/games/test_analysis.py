@@ -267,6 +267,14 @@ def test_skill_share() -> None:
     assert figure["share"] == pytest.approx((1 + 0 + 0.5) / 3)
     assert figure["baseline"] == pytest.approx((1 / 3 + 1 / 3 + 1 / 4) / 3)
     assert figure["lift"] == pytest.approx(figure["share"] - figure["baseline"])
+    assert figure["by_players"]["3"]["share"] == pytest.approx(0.5)
+    assert figure["by_players"]["4"] == {"games": 1, "share": 0.5, "baseline": 0.25, "lift": 0.25}
+    # Stored results are read as they are, without rebuilding the analyses.
+    assert skill_share([g.to_json() for g in games]) == figure
+    # A game where a seat made no decision says nothing of skill: left out.
+    idle = fake([0.01, 0.05, 0.09], [1, 0, 0])
+    idle.players[2]["decisions"] = 0
+    assert skill_share([*games, idle]) == figure
     assert skill_share([])["games"] == 0
 
 
