@@ -412,8 +412,8 @@ def value_moves(
         while s.n < upto:
             j = s.n
             base = sample(j)
-            # The first application is checked (a sample's legal moves are the real
-            # ones, but a check costs little once per sample); playouts are trusted.
+            # Checked on the first sample (a sample's legal moves are the real ones, and
+            # one check per candidate costs little); then trusted, as playouts are.
             after = apply(base, event) if j == 0 else apply_trusted(base, event)
             win, place = runner.run(after, _rng(settings.seed, step, j, 2))
             s.add(win[seat], place[seat])
