@@ -27,12 +27,20 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from games.base import CHANCE, Engine, Event, SeatHistory, options_resolve
-from games.play import BOTS, Bot, choose_mover, replay, replay_states, seat_histories
+from games.play import (
+    BOTS,
+    Bot,
+    choose_mover,
+    replay,
+    replay_states,
+    seat_histories,
+    waiting_for,
+)
 from games.registry import get_engine
 
 #: Bump when the same input and settings would give different figures (the service
@@ -197,6 +205,7 @@ class GameAnalysis:
     players: list[dict[str, Any]]
     playouts: int
     seconds: float
+    playout_events: int = 0  # events applied in all playouts (what ``seconds`` went on)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -210,6 +219,7 @@ class GameAnalysis:
             "players": self.players,
             "playouts": self.playouts,
             "seconds": self.seconds,
+            "playout_events": self.playout_events,
         }
 
     @classmethod
@@ -225,6 +235,7 @@ class GameAnalysis:
             [dict(p) for p in data["players"]],
             data["playouts"],
             data["seconds"],
+            data.get("playout_events", 0),
         )
 
 
@@ -271,13 +282,15 @@ class _Playout:
         self.engine = engine
         self.n = n
         self.bots: list[Bot] = [BOTS[name] for name in bots]
+        self.events = 0  # events applied in all playouts so far (for the bench's rates)
 
     def run(self, state: Any, rng: random.Random) -> tuple[list[float], list[int]]:
         engine = self.engine
         apply = engine.apply_trusted
         bots = self.bots
         one_bot = bots[0] if len(bots) == 1 else None
-        for _ in range(PLAYOUT_LIMIT):
+        played = 0
+        while played < PLAYOUT_LIMIT:
             if engine.is_over(state):
                 break
             movers = engine.to_move(state)
@@ -289,6 +302,8 @@ class _Playout:
                 bot = one_bot or rng.choice(bots)
                 event = bot(engine, state, seat, rng)
             state = apply(state, event)
+            played += 1
+        self.events += played
         return _outcome(engine, state, self.n)
 
 
@@ -397,8 +412,8 @@ def value_moves(
         while s.n < upto:
             j = s.n
             base = sample(j)
-            # The first application is checked (a sample's legal moves are the real
-            # ones, but a check costs little once per sample); playouts are trusted.
+            # Checked on the first sample (a sample's legal moves are the real ones, and
+            # one check per candidate costs little); then trusted, as playouts are.
             after = apply(base, event) if j == 0 else apply_trusted(base, event)
             win, place = runner.run(after, _rng(settings.seed, step, j, 2))
             s.add(win[seat], place[seat])
@@ -411,7 +426,9 @@ def value_moves(
         # Sharpen the two values a mark compares: the chosen move's and the best's (the
         # best found so far, which may change as the playouts come in).
         while True:
-            best = max(range(len(stats)), key=lambda i: (stats[i].win, i == chosen_at, -i))
+            best = max(
+                range(len(stats)), key=lambda i: (stats[i].win, i == chosen_at, stats[i].n, -i)
+            )
             todo = [
                 i
                 for i in sorted({chosen_at, best})
@@ -538,6 +555,7 @@ def analyse(
         players=_players(n, decisions, swings),
         playouts=played,
         seconds=time.perf_counter() - started,
+        playout_events=runner.events,
     )
 
 
@@ -582,10 +600,19 @@ def _decision(
 ) -> Decision:
     chosen_key = _key(event)
     chosen = next(v for v in values if _key(v.event) == chosen_key)
-    best = max(values, key=lambda v: (v.win, -v.place, v is chosen))
+    # As value_moves picks the best it sharpens: the chosen move on a tie, else the
+    # move with the most playouts, so the best reported is one whose value was refined.
+    best = max(values, key=lambda v: (v.win, v is chosen, v.playouts, -values.index(v)))
     loss = max(0.0, best.win - chosen.win)
-    movers = [m for m in engine.to_move(before) if m != CHANCE]
-    simultaneous = len(movers) > 1
+    # A secret choice made in a simultaneous phase: other seats choose at the same time
+    # (a GiftTRAP seat that may only play its card is not waited for), or the others do
+    # not see what it chose (the last seat to lay its token chooses as blind as the first).
+    waiting = [m for m in waiting_for(engine, before) if m != CHANCE]
+    simultaneous = len(waiting) > 1 or any(
+        engine.event_view(event, other, before=before) != event
+        for other in range(engine.num_players(before))
+        if other != seat
+    )
     return Decision(step, seat, chosen, best, values, loss, mark_for(loss), simultaneous)
 
 
@@ -638,36 +665,42 @@ def _players(
 # -- the designer's figure --------------------------------------------------------------
 
 
-def skill_share(analyses: Sequence[GameAnalysis]) -> dict[str, Any]:
+def skill_share(analyses: Iterable[GameAnalysis | Mapping[str, Any]]) -> dict[str, Any]:
     """How often the better-deciding player won, against what chance alone gives.
 
     For each game with at least one decision per seat, the seat with the lowest average
     loss (``decision_quality``; ties shared) is looked up in the result (the curve's
     last row: each seat's win share of the finished game). ``share`` is the mean win
     share of those seats; ``baseline`` is the mean of 1/num_players over the same games
-    (what it would be if decisions did not matter). ``games`` counts the games used.
+    (what it would be if decisions did not matter); ``lift`` is their difference and
+    ``games`` counts the games used. ``by_players`` gives the same per table size (keys
+    are the player counts as strings, as JSON has them). An analysis may be given as a
+    :class:`GameAnalysis` or as its ``to_json()`` (only ``num_players``, ``players`` and
+    the last row of ``curve`` are read), so stored results need not be rebuilt.
     """
-    used = 0
-    total = 0.0
-    baseline = 0.0
+    groups: dict[int, list[tuple[float, float]]] = {}
     for analysis in analyses:
-        players = analysis.players
-        if not analysis.curve or any(p["decisions"] == 0 for p in players):
+        if isinstance(analysis, GameAnalysis):
+            n, players, curve = analysis.num_players, analysis.players, analysis.curve
+        else:
+            n, players, curve = analysis["num_players"], analysis["players"], analysis["curve"]
+        if not curve or any(p["decisions"] == 0 for p in players):
             continue
-        final = analysis.curve[-1]
+        final = curve[-1]
         best = min(p["decision_quality"] for p in players)
         tops = [s for s, p in enumerate(players) if p["decision_quality"] == best]
-        total += sum(final[s] for s in tops) / len(tops)
-        baseline += 1.0 / analysis.num_players
-        used += 1
-    if not used:
+        groups.setdefault(n, []).append((sum(final[s] for s in tops) / len(tops), 1.0 / n))
+    figure = _share([pair for pairs in groups.values() for pair in pairs])
+    figure["by_players"] = {str(n): _share(groups[n]) for n in sorted(groups)}
+    return figure
+
+
+def _share(pairs: Sequence[tuple[float, float]]) -> dict[str, Any]:
+    if not pairs:
         return {"games": 0, "share": None, "baseline": None, "lift": None}
-    return {
-        "games": used,
-        "share": total / used,
-        "baseline": baseline / used,
-        "lift": (total - baseline) / used,
-    }
+    share = sum(p[0] for p in pairs) / len(pairs)
+    baseline = sum(p[1] for p in pairs) / len(pairs)
+    return {"games": len(pairs), "share": share, "baseline": baseline, "lift": share - baseline}
 
 
 __all__ = [

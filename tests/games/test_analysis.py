@@ -183,6 +183,18 @@ def test_every_engine_analyses_a_short_game() -> None:
         assert all(sum(row) == pytest.approx(1) for row in analysis.curve)
 
 
+def test_secret_choices_are_simultaneous_decisions() -> None:
+    """GiftTRAP's GIVE and GET tokens are laid by every seat at once, in secret: they are
+    decisions, flagged simultaneous; the revealer's turning over is one seat's alone."""
+    tiny = Settings(playouts=4, bots=("greedy",), max_moves=3, screen=2, curve_playouts=1)
+    events = game_log("gift_trap", 4, 2)[:60]
+    analysis = analyse("gift_trap", 4, None, events, tiny)
+    kinds = {(events[d.step]["do"], d.simultaneous) for d in analysis.decisions}
+    assert ("give", True) in kinds
+    assert ("get", True) in kinds
+    assert all(simultaneous for kind, simultaneous in kinds if kind in ("give", "get"))
+
+
 def _secret_santa_twin(seed: int) -> tuple[list[dict], list[dict], int]:
     """Two Secret Santa logs that seat 0 cannot tell apart up to its decision at the
     returned step: the deck of the first deal has two cards of one colour swapped
@@ -255,6 +267,14 @@ def test_skill_share() -> None:
     assert figure["share"] == pytest.approx((1 + 0 + 0.5) / 3)
     assert figure["baseline"] == pytest.approx((1 / 3 + 1 / 3 + 1 / 4) / 3)
     assert figure["lift"] == pytest.approx(figure["share"] - figure["baseline"])
+    assert figure["by_players"]["3"]["share"] == pytest.approx(0.5)
+    assert figure["by_players"]["4"] == {"games": 1, "share": 0.5, "baseline": 0.25, "lift": 0.25}
+    # Stored results are read as they are, without rebuilding the analyses.
+    assert skill_share([g.to_json() for g in games]) == figure
+    # A game where a seat made no decision says nothing of skill: left out.
+    idle = fake([0.01, 0.05, 0.09], [1, 0, 0])
+    idle.players[2]["decisions"] = 0
+    assert skill_share([*games, idle]) == figure
     assert skill_share([])["games"] == 0
 
 
