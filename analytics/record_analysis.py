@@ -407,8 +407,9 @@ def skill_figures_refresh(*, game: str) -> int:
         if record_id in seen or not result:
             continue  # one analysis a record (the latest), whatever its settings
         seen.add(record_id)
-        analysed = engine_analysis.GameAnalysis.from_json(result)
-        scopes.setdefault((analysed.num_players, simulated), []).append(analysed)
+        # The stored JSON as it is: skill_share reads only the table size, the players'
+        # figures and the final shares, so nothing is rebuilt.
+        scopes.setdefault((result["num_players"], simulated), []).append(result)
     with transaction.atomic():
         SkillFigure.objects.filter(game=game).exclude(
             pk__in=[
