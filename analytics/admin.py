@@ -1,4 +1,5 @@
-"""The Django admin's view of analytics: the records whose ingest failed.
+"""The Django admin's view of analytics: the records whose ingest failed, and the
+analyses of games (to see what is queued, running or failed, and why).
 
 Everything else in analytics is derived and rebuilt, not edited by hand; a
 quarantined record is what an operator must see and act on (fix the record,
@@ -13,7 +14,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from analytics.models import IngestQuarantine
+from analytics.models import IngestQuarantine, RecordAnalysis
 from analytics.services import quarantine_retry
 
 
@@ -65,3 +66,31 @@ class IngestQuarantineAdmin(admin.ModelAdmin):
             self.message_user(request, f"{text} (records {failing}).", messages.WARNING)
         else:
             self.message_user(request, f"{text}.", messages.SUCCESS)
+
+
+@admin.register(RecordAnalysis)
+class RecordAnalysisAdmin(admin.ModelAdmin):
+    """Read-only: a job is asked for on the replay page or the API, never made here."""
+
+    list_display = ["id", "record_id", "status", "done", "total", "version", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["record__id", "version"]
+    exclude = ["result"]  # thousands of numbers: the API shows them
+    readonly_fields = [
+        "record",
+        "version",
+        "analysis_settings",
+        "settings_hash",
+        "seed",
+        "status",
+        "done",
+        "total",
+        "error",
+        "requested_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

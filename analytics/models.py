@@ -309,3 +309,80 @@ class SimulationJob(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+
+# Analysis of games (docs/analysis.md, "Jobs and storage")
+
+
+class RecordAnalysis(models.Model):
+    """One analysis of one stored record: every decision valued from its mover's view.
+
+    Versioned: ``version`` names the analysis code and the rules it ran on
+    (``analytics.record_analysis.analysis_version``), ``analysis_settings`` the playouts, bots
+    and seed (``games.analysis.Settings``); the same three give the same result, so a row is
+    unique per (record, version, settings). A deploy that changes the rules or the
+    analysis makes a new version: old rows stay readable, marked not current.
+    ``result`` is ``GameAnalysis.to_json()`` once done; ``done``/``total`` count the
+    players' moves gone through so far, saved as the job goes, for the page that polls it.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "waiting for a worker"
+        RUNNING = "running", "running"
+        DONE = "done", "finished"
+        FAILED = "failed", "stopped"
+        UNAVAILABLE = "unavailable", "cannot be analysed"
+
+    record = models.ForeignKey(Record, on_delete=models.CASCADE, related_name="analyses")
+    version = models.CharField(max_length=64)
+    analysis_settings = models.JSONField(default=dict)  # Settings.to_json()
+    settings_hash = models.CharField(max_length=16)
+    seed = models.BigIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.JSONField(null=True, blank=True)  # {"code", "message", "detail"}
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "record analyses"
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["record", "version", "settings_hash"], name="record_analysis_unique"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "version"], name="record_analysis_status")]
+
+    def __str__(self) -> str:
+        return f"analysis of record {self.record_id} ({self.status})"
+
+
+class SkillFigure(models.Model):
+    """How often the better-deciding player wins, per game, table size and real/bot play.
+
+    Derived from the done analyses of the current version (``games.analysis.skill_share``)
+    by the task ``analytics.skill_figures_refresh``; the game dashboard draws it.
+    """
+
+    game = models.CharField(max_length=32)
+    num_players = models.PositiveSmallIntegerField()
+    simulated = models.BooleanField()
+    version = models.CharField(max_length=64)
+    games = models.PositiveIntegerField(default=0)
+    figure = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "num_players", "simulated"], name="skill_figure_unique_scope"
+            ),
+        ]

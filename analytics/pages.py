@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from analytics import leaderboards, selectors
+from analytics.analysis_charts import skill_rows
 from analytics.api.serializers import (
     RATING_WORDS,
     head_to_head_query,
@@ -88,6 +89,7 @@ def _dashboard(
             "job_id": job_id if whole_number(job_id) is not None else "",
             "lab_form": lab_form or SimulationForm(engine=engine, max_games=SIMULATION_MAX_GAMES),
             "may_simulate": settings.ALLOW_ANONYMOUS_UPLOADS or request.user.is_authenticated,
+            "skill": skill_rows(selectors.skill_figures(game=engine.slug)),
         },
         status=status,
     )

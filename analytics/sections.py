@@ -1,16 +1,25 @@
-"""Rating sections on other apps' pages: a player's ratings, a season's ratings chart.
+"""Sections on other apps' pages: a player's ratings and analysed games, a season's
+ratings chart, a replay's analysis.
 
-The player and league pages belong to ``clubs``, which sits below ``analytics`` and
-must not import it; they render the ``"player"`` and ``"season"`` slots of
-``core.sections``, and :func:`sections_register` (called when analytics starts) fills
-those slots with what analytics reads.
+The player and league pages belong to ``clubs`` and the replay page to ``replays``, which
+sit below ``analytics`` and must not import it; they render the ``"player"``,
+``"season"`` and ``"replay"`` slots of ``core.sections``, and :func:`sections_register`
+(called when analytics starts) fills those slots with what analytics reads.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from analytics import leaderboards
+from django.urls import reverse
+
+from analytics import leaderboards, selectors
+from analytics.analysis_charts import (
+    NONE_TEXT,
+    decision_quality_chart,
+    mistake_rows,
+    points_lost,
+)
 from analytics.rating_charts import player_rating_chart, season_rating_chart
 from core.sections import Section, section_register
 from games.registry import get_engine
@@ -52,6 +61,49 @@ def season_ratings(season: Any) -> dict[str, Any]:
     }
 
 
+def replay_analysis(
+    record_id: int, result_only: bool, user: Any = None, embed: bool = False
+) -> dict[str, Any] | None:
+    """The replay page's analysis panel: only what the page needs to start (one indexed
+    read: is there an analysis); the script fetches the analysis itself from the API, so
+    the page's kept parts (``replays.replay_page``: the same bytes for every visitor)
+    never hold it, and it is rendered per request. None in an embed."""
+    if embed:
+        return None
+    return {
+        "result_only": result_only,
+        "status": "" if result_only else selectors.record_analysis_status(record_id=record_id),
+        "signed_in": bool(getattr(user, "is_authenticated", False)),
+        "api_url": reverse("record-analysis", args=[record_id]),
+        "login_url": f"{reverse('login')}?next={reverse('record-replay', args=[record_id])}",
+    }
+
+
+def player_analysis(player: Any) -> dict[str, Any] | None:
+    """A player's analysed games: decision quality over time and their biggest mistakes,
+    each a "find the better move" puzzle on the replay. None when nothing is analysed."""
+    found = selectors.player_analysis(player=player)
+    if not found["games"]:
+        return None
+    name = player.display_name or player.name
+    return {
+        "player": player,
+        "name": name,
+        "games": [
+            {
+                **row,
+                "game_name": get_engine(row["record"].game).name,
+                "lost": points_lost(row["decision_quality"]),
+                "luck_text": NONE_TEXT if row["luck"] is None else f"{100 * row['luck']:+.1f}",
+            }
+            for row in found["games"][:10]
+        ],
+        "analysed": len(found["games"]),
+        "chart": decision_quality_chart(found["games"], name=name),
+        "mistakes": mistake_rows(found["mistakes"]),
+    }
+
+
 def sections_register() -> None:
     """Put the rating sections on the club pages' slots (from ``AnalyticsConfig.ready``)."""
     section_register(
@@ -61,6 +113,24 @@ def sections_register() -> None:
             template="analytics/_player_ratings.html",
             context=player_ratings,
             stylesheets=("analytics/ratings.css",),
+        ),
+    )
+    section_register(
+        "player",
+        Section(
+            name="analysis",
+            template="analytics/_player_analysis.html",
+            context=player_analysis,
+            stylesheets=("analytics/analysis.css",),
+        ),
+    )
+    section_register(
+        "replay",
+        Section(
+            name="analysis",
+            template="analytics/_replay_analysis.html",
+            context=replay_analysis,
+            stylesheets=("analytics/analysis.css",),
         ),
     )
     section_register(

@@ -10,12 +10,15 @@ from analytics.models import (
     GameSummary,
     IngestQuarantine,
     PlayerResult,
+    RecordAnalysis,
     RecordFacts,
     SimulationJob,
+    SkillFigure,
     StatisticsSnapshot,
 )
 from analytics.stats import counters_merge, side_figures
-from replays.models import Player, Record
+from games import analysis as engine_analysis
+from replays.models import Player, Record, Seat
 
 
 def quarantined_records() -> QuerySet[IngestQuarantine]:
@@ -203,3 +206,105 @@ def game_statistics_variants(*, game: str) -> list[dict[str, Any]]:
 
 def simulation_jobs_recent(*, game: str, limit: int = 5) -> list[Any]:
     return list(SimulationJob.objects.filter(game=game).order_by("-id")[:limit])
+
+
+# --- analysis of games ------------------------------------------------------------
+
+
+def record_analysis_find(
+    *, record_id: int, version: str, settings_hash: str, fallback: bool = True
+) -> RecordAnalysis | None:
+    """The analysis of a record with these settings and this version of the code.
+
+    With ``fallback``, when there is none: the latest finished one of any version or
+    settings (a deploy makes a new version; the old analysis is still worth showing,
+    marked not current), else the latest of any kind.
+    """
+    rows = RecordAnalysis.objects.filter(record_id=record_id)
+    exact = rows.filter(version=version, settings_hash=settings_hash).first()
+    if exact is not None or not fallback:
+        return exact
+    done = rows.filter(status=RecordAnalysis.Status.DONE).order_by("-finished_at", "-id").first()
+    return done or rows.order_by("-created_at", "-id").first()
+
+
+def record_analysis_status(*, record_id: int) -> str | None:
+    """Whether a record has any analysis (its latest status), for the replay page: one
+    indexed read, so the page only asks the API when there is something to fetch."""
+    return (
+        RecordAnalysis.objects.filter(record_id=record_id)
+        .order_by("-created_at", "-id")
+        .values_list("status", flat=True)
+        .first()
+    )
+
+
+def _player_analysed(player: Player, limit: int) -> list[tuple[RecordAnalysis, int]]:
+    """The player's most recently played games with a finished analysis, newest first,
+    each with the seat they played: one analysis a record (the latest finished)."""
+    seats = dict(
+        Seat.objects.filter(player=player, record__analyses__status=RecordAnalysis.Status.DONE)
+        .order_by()
+        .values_list("record_id", "seat")
+        .distinct()
+    )
+    if not seats:
+        return []
+    rows = (
+        RecordAnalysis.objects.filter(record_id__in=list(seats), status=RecordAnalysis.Status.DONE)
+        .select_related("record")
+        .order_by("record_id", "-finished_at", "-id")
+    )
+    latest: dict[int, RecordAnalysis] = {}
+    for row in rows:
+        latest.setdefault(row.record_id, row)
+    ordered = sorted(
+        latest.values(),
+        key=lambda row: (row.record.played_at or row.record.created_at, row.record_id),
+        reverse=True,
+    )
+    return [(row, seats[row.record_id]) for row in ordered[:limit]]
+
+
+def player_analysis(*, player: Player, games: int = 50, mistakes: int = 10) -> dict[str, Any]:
+    """A player's analysed games (newest first), and their biggest mistakes among them.
+
+    Each game: the record, when it was played, the seat, their decision quality (the
+    average win share lost per decision: 0 is perfect), luck (the sum of chance's swings
+    for them), and their marks. Mistakes: their marked decisions with the largest loss,
+    each with the step before the move (for the "find the better move" link).
+    """
+    rows = []
+    found = []
+    for analysis, seat in _player_analysed(player, games):
+        result = analysis.result or {}
+        players = result.get("players") or []
+        if seat >= len(players):
+            continue
+        mine = players[seat]
+        record = analysis.record
+        rows.append(
+            {
+                "record": record,
+                "seat": seat,
+                "played": record.played_at or record.created_at,
+                "decision_quality": mine.get("decision_quality"),
+                "decisions": mine.get("decisions", 0),
+                "luck": mine.get("luck"),
+                "marks": mine.get("marks") or {},
+            }
+        )
+        for stored in result.get("decisions") or []:
+            if stored.get("seat") != seat or not stored.get("mark"):
+                continue
+            # Read back by the analysis's own reader: the stored shape is its business.
+            decision = engine_analysis.Decision.from_json(stored)
+            found.append({"record": record, "seat": seat, "decision": decision})
+    found.sort(key=lambda item: (-item["decision"].loss, -item["record"].pk))
+    return {"games": rows, "mistakes": found[:mistakes]}
+
+
+def skill_figures(*, game: str) -> list[SkillFigure]:
+    """How often the better-deciding player wins in ``game``: a row per table size and
+    real or bot play (``analytics.skill_figures_refresh`` keeps them)."""
+    return list(SkillFigure.objects.filter(game=game).order_by("num_players", "simulated"))

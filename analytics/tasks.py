@@ -7,7 +7,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from analytics import ratings, services, simulations, statistics
+from analytics import ratings, record_analysis, services, simulations, statistics
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +33,20 @@ def record_ingest(*, record_id: int) -> bool:
     ingested = services.record_ingest_or_quarantine(record_id=record_id, raise_transient=True)
     if ingested:
         services.dashboards_warm(record_ids=[record_id])
+        _league_analysis_later([record_id])
     return bool(ingested)
+
+
+def _league_analysis_later(record_ids: list[int]) -> None:
+    """Queue the analysis of those records entered in a league of a club that asks for it.
+
+    After the ingest, never part of it: a failure here (the broker away) costs the
+    automatic analysis of these games, which anyone may still ask for, not their ingest.
+    """
+    try:
+        record_analysis.analysis_league_queue(record_ids=record_ids)
+    except Exception:
+        logger.warning("league analysis of %s not queued", record_ids, exc_info=True)
 
 
 @shared_task(name="analytics.dashboards_warm", ignore_result=True)
@@ -123,4 +136,36 @@ def records_ingest(*, record_ids: list[int]) -> int:
     """A bulk import's batch, announced once: ingested together (``analytics.ingest``)."""
     ingested = services.records_ingest(record_ids=record_ids, raise_transient=True)
     services.dashboards_warm(record_ids=record_ids)  # after the commit: no lock held
+    _league_analysis_later(record_ids)
     return ingested
+
+
+@shared_task(
+    name="analytics.record_analyse",
+    ignore_result=True,
+    acks_late=True,  # safe: the same seed and settings give the same analysis, stored once
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=3,
+    # Under the broker's visibility timeout (900 s), so a running job is never handed
+    # to a second worker; a game takes about a minute at the default settings.
+    soft_time_limit=780,
+    time_limit=840,
+)
+def record_analyse(*, analysis_id: int) -> str | None:
+    """Analyse one stored record (routed to the ``analysis`` queue): ``record_analysis``."""
+    row = record_analysis.analysis_run(analysis_id=analysis_id)
+    return None if row is None else row.status
+
+
+@shared_task(
+    name="analytics.skill_figures_refresh",
+    ignore_result=True,
+    acks_late=True,  # safe: it replaces a game's figures with fresh ones
+    autoretry_for=(DatabaseError,),
+    retry_backoff=True,
+    max_retries=3,
+)
+def skill_figures_refresh(*, game: str) -> int:
+    """After an analysis: how often the better-deciding player wins, in ``game``."""
+    return record_analysis.skill_figures_refresh(game=game)

@@ -91,6 +91,10 @@ def main() -> None:
     try:
         if "engine" not in skip:
             rows += figures.checked_replay(1 if quick else 3)
+        if "analysis" not in skip:
+            from bench.analysis import analysis_rows
+
+            rows += analysis_rows(quick)
         with servers.Gunicorn(env, workers=2) as web:
             if "import" not in skip:
                 rows += figures.import_rows(

@@ -19,6 +19,9 @@ class Club(models.Model):
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=64, unique=True)
     description = models.TextField(blank=True)
+    # Analyse every game entered in one of the club's league seasons (analytics queues
+    # it after the entry): off by default, as analysis costs a worker's minute a game.
+    analyse_league_games = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

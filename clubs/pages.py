@@ -445,6 +445,25 @@ def club_leave_page(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("club-list-page")
 
 
+@login_required
+@require_POST
+def club_settings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The admins' settings panel: whether the club's league games are analysed."""
+    club = _found(selectors.club_get, slug=slug)
+    wanted = request.POST.get("analyse_league_games") == "on"
+    try:
+        services.club_settings_update(club=club, user=request.user, analyse_league_games=wanted)
+    except ServiceError as exc:
+        return _refused(request, exc)
+    messages.success(
+        request,
+        "League games entered from now on will be analysed."
+        if wanted
+        else "League games are no longer analysed automatically.",
+    )
+    return redirect(reverse("club-page", args=[club.slug]) + "#settings")
+
+
 # --- leagues ---------------------------------------------------------------------
 
 

@@ -64,6 +64,7 @@ page_urlpatterns += [
     path("clubs/", pages.club_list_page, name="club-list-page"),
     path("clubs/<slug:slug>/", pages.club_page, name="club-page"),
     path("clubs/<slug:slug>/leave/", pages.club_leave_page, name="club-leave"),
+    path("clubs/<slug:slug>/settings/", pages.club_settings_page, name="club-settings"),
     path("clubs/<slug:slug>/invite/", pages.invitation_create_page, name="club-invite"),
     path(
         "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",

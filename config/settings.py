@@ -205,6 +205,9 @@ EXPORT_BUDGET_SECONDS = int(os.environ.get("EXPORT_BUDGET_SECONDS", "3600"))
 # jobs, and games those jobs still have to play.
 SIMULATIONS_MAX_JOBS = int(os.environ.get("SIMULATIONS_MAX_JOBS", "2"))
 SIMULATIONS_MAX_QUEUED_GAMES = int(os.environ.get("SIMULATIONS_MAX_QUEUED_GAMES", "4000"))
+# Analyses of games an account may ask for in an hour (POST /api/records/{id}/analysis/;
+# asking again for one already there costs nothing). Each is a worker's minute.
+ANALYSIS_REQUESTS_PER_HOUR = int(os.environ.get("ANALYSIS_REQUESTS_PER_HOUR", "30"))
 # Live games open per account (opened in the last LIVE_OPEN_HOURS and not finished);
 # a client without an account may open this many per address per hour.
 LIVE_MAX_OPEN_GAMES = int(os.environ.get("LIVE_MAX_OPEN_GAMES", "20"))
@@ -344,6 +347,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 BACKGROUND_WORKERS = int(os.environ.get("BACKGROUND_WORKERS", "1"))
 BACKGROUND_QUEUE_MAX = int(os.environ.get("BACKGROUND_QUEUE_MAX", "200"))
 BACKGROUND_URGENT = ("analytics.record_ingest",)
+# Analysis of games runs in a lane of its own (one thread), never in front of an ingest:
+# a game's analysis is a minute of work, an ingest must reach its leaderboard in seconds.
+BACKGROUND_LOW = ("analytics.record_analyse", "analytics.skill_figures_refresh")
 BACKGROUND_LAST = ("replays.records_viewer_warm",)
 BACKGROUND_SWEEPS = (
     "dispatch-pending-announcements",
@@ -379,8 +385,13 @@ CELERY_ANALYTICS_BULK_QUEUE = os.environ.get("CELERY_ANALYTICS_BULK_QUEUE", "ana
 # The balance lab's bot games on a queue of their own: thousands of simulated games
 # never wait in front of an upload's ingest (an exact name wins over "analytics.*").
 CELERY_SIMULATIONS_QUEUE = os.environ.get("CELERY_SIMULATIONS_QUEUE", "simulations")
+# Analysis of games (a minute of playouts a game) on a queue of its own, read by its own
+# workers (compose's ``analyst``): it never waits in front of an ingest or a leaderboard.
+CELERY_ANALYSIS_QUEUE = os.environ.get("CELERY_ANALYSIS_QUEUE", "analysis")
 CELERY_TASK_ROUTES = {
     "analytics.simulation_run": {"queue": CELERY_SIMULATIONS_QUEUE},
+    "analytics.record_analyse": {"queue": CELERY_ANALYSIS_QUEUE},
+    "analytics.skill_figures_refresh": {"queue": CELERY_ANALYSIS_QUEUE},
     "replays.import_job_run": {"queue": CELERY_IMPORTS_QUEUE},
     "analytics.records_ingest": {"queue": CELERY_ANALYTICS_BULK_QUEUE},
     "analytics.*": {"queue": CELERY_ANALYTICS_QUEUE},

@@ -17,9 +17,13 @@ process that serves no requests (a management command: :func:`serving_mark`).
 
 Tasks named in ``BACKGROUND_URGENT`` (a single upload's ingest) go ahead of the others
 waiting (a bulk import's batches), so one club's upload reaches its leaderboard while
-another club's history is still being ingested. Tasks named in ``BACKGROUND_LAST`` (the
-replays' preparation, only a speed-up) wait behind every other: a bulk import's long
-games would otherwise hold its ingest back for many times the import's own time.
+another club's history is still being ingested. Tasks named in ``BACKGROUND_LOW`` (the
+analysis of a game: a minute of playouts) run in a lane of their own, one thread that
+runs nothing else, one task after another: never in front of an ingest, and never
+holding the pool's thread while an ingest waits (as a worker of their own queue does).
+Tasks named in ``BACKGROUND_LAST`` (the replays' preparation, only a speed-up) wait
+behind every other: a bulk import's long games would otherwise hold its ingest back for
+many times the import's own time.
 
 Work in the pool lives as long as the process: a job cut short by a restart stays
 unfinished, as one is when a worker dies; tasks must be idempotent so that sending
@@ -56,6 +60,10 @@ _arrivals = itertools.count()
 _threads: list[threading.Thread] = []
 _pending = 0
 _pending_by_name: dict[str, int] = {}
+# The low lane (BACKGROUND_LOW): its own queue and thread, first come first served.
+_low_tasks: queue.Queue[_Entry] = queue.Queue()
+_low_threads: list[threading.Thread] = []
+_pending_low = 0
 
 
 class BackgroundFull(RuntimeError):
@@ -106,13 +114,23 @@ def task_submit(
         current_app.signature(name, kwargs=dict(kwargs)).delay()
         return
     workers = int(getattr(settings, "BACKGROUND_WORKERS", 1))
-    global _pending
+    global _pending, _pending_low
+    low = name in getattr(settings, "BACKGROUND_LOW", ())
     with _lock:
         limit = int(getattr(settings, "BACKGROUND_QUEUE_MAX", 50))
         if _pending >= limit:
             raise BackgroundFull(f"{_pending} background tasks are waiting or running.")
         _pending += 1
         _pending_by_name[name] = _pending_by_name.get(name, 0) + 1
+        if low:
+            _pending_low += 1
+            _low_threads[:] = [thread for thread in _low_threads if thread.is_alive()]
+            if not _low_threads:
+                thread = threading.Thread(target=_work_low, name="background-low", daemon=True)
+                thread.start()
+                _low_threads.append(thread)
+            _low_tasks.put((2, next(_arrivals), name, dict(kwargs), then))
+            return
         # Daemon threads: stopping the server (Ctrl-C, a code reload) never waits for a
         # long job; one cut short stays unfinished, as when a worker dies.
         _threads[:] = [thread for thread in _threads if thread.is_alive()]
@@ -136,8 +154,16 @@ def _work() -> None:
         _run(name, kwargs, then)
 
 
-def _run(name: str, kwargs: dict[str, Any], then: Callable[[Any], None] | None) -> None:
-    global _pending
+def _work_low() -> None:
+    while True:
+        _rank, _arrival, name, kwargs, then = _low_tasks.get()
+        _run(name, kwargs, then, low=True)
+
+
+def _run(
+    name: str, kwargs: dict[str, Any], then: Callable[[Any], None] | None, *, low: bool = False
+) -> None:
+    global _pending, _pending_low
     result = None
     try:
         result = current_app.signature(name, kwargs=kwargs).apply(throw=True).result
@@ -152,6 +178,8 @@ def _run(name: str, kwargs: dict[str, Any], then: Callable[[Any], None] | None) 
             with _lock:
                 _pending -= 1
                 _pending_by_name[name] -= 1
+                if low:
+                    _pending_low -= 1
                 _idle.notify_all()
 
 
@@ -207,15 +235,18 @@ def _sweep_forever() -> None:
 def sweeps_due(*, last: dict[str, float], busy: set[str], now: float | None = None) -> list[str]:
     """Hand the pool the beat entries named in ``BACKGROUND_SWEEPS`` that are due.
 
-    An entry is due when the pool is idle (a sweep would otherwise find work the pool
-    already holds, and do it twice) and either it never ran, its beat interval passed,
-    or its last run found work (it returns a count: there may be more, as after a
-    restart that lost a large import's ingest). ``last`` and ``busy`` carry what earlier
-    calls saw (when each was sent; which found work). Sweeps run in the pool, so the
-    embedded database still has one background writer. Returns the entries sent.
+    An entry is due when the pool is idle, its low lane aside (a sweep would otherwise
+    find work the pool already holds, and do it twice) and either it never ran, its beat
+    interval passed, or its last run found work (it returns a count: there may be more,
+    as after a restart that lost a large import's ingest). ``last`` and ``busy`` carry
+    what earlier calls saw (when each was sent; which found work). Sweeps run in the
+    pool, so the embedded database still has one background writer. Returns the entries
+    sent.
     """
     now = time.monotonic() if now is None else now
-    if background_pending():
+    with _lock:
+        busy_lanes = _pending - _pending_low  # the low lane holds no work a sweep finds
+    if busy_lanes:
         return []
     sent = []
     for entry in getattr(settings, "BACKGROUND_SWEEPS", ()):

@@ -25,6 +25,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from core.errors import BadRequest, NotFound, ServiceError
 from core.games import game_slug_find
 from core.inputs import whole_number
+from core.sections import slot_render
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import live as live_play
 from replays import replay_page, rules, selectors
@@ -57,7 +58,14 @@ def _replay_page(request: HttpRequest, record_id: int, *, embed: bool) -> HttpRe
     head, mark, tail = response.content.partition(BODY_MARK.encode())
     if mark:
         origin = replay_page.request_origin(request)
-        response.content = b"".join((head, body.for_origin(origin), tail))
+        sections = slot_render(
+            "replay",
+            record_id=record_id,
+            result_only=body.result_only,
+            user=request.user,
+            embed=embed,
+        )
+        response.content = b"".join((head, body.for_origin(origin, sections), tail))
     return response
 
 

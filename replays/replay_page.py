@@ -91,6 +91,10 @@ def embed_snippet(origin: str, record: Record, engine: Any) -> str:
 # through the template (joining and encoding a megabyte of HTML again cost more than the
 # rest of the page).
 MOVES_MARK = mark_safe("<!--giftbox:moves-->")
+# Where the sections of the "replay" slot go (``core.sections``: the analysis panel):
+# rendered per request, since they show who is signed in and an analysis that may finish
+# after the page was kept.
+SECTIONS_MARK = mark_safe("<!--giftbox:replay-sections-->")
 
 
 def _replay_context(record: Record, *, embed: bool) -> dict[str, Any]:
@@ -106,6 +110,7 @@ def _replay_context(record: Record, *, embed: bool) -> dict[str, Any]:
         "seats": list(enumerate(players)),
         "first_text": parts.first_text,
         "moves_mark": MOVES_MARK,
+        "sections_mark": SECTIONS_MARK,
         "moves_html": parts.moves_html,
         "table": selectors.record_step_table_body(record.pk, step=0, seat=None).decode(),
         "result_words": result_words(record, players),
@@ -140,6 +145,7 @@ def _result_only_context(
         "standings": standings,
         "duration_minutes": (result.get("details") or {}).get("duration_minutes"),
         "not_replayable": selectors.NOT_REPLAYABLE,
+        "sections_mark": SECTIONS_MARK,
         "result_words": result_words(record, players),
         "variant": variant_words(record.game, record.options or {}),
         "embed": embed,
@@ -171,10 +177,12 @@ class ReplayPageBody:
     result_only: bool
     html: bytes
 
-    def for_origin(self, origin: str) -> bytes:
+    def for_origin(self, origin: str, sections: str = "") -> bytes:
         """The bytes with this request's scheme and host in the embed snippet (escaped
-        as the template escaped the rest of the snippet)."""
-        return self.html.replace(ORIGIN_MARK.encode(), escape(origin).encode())
+        as the template escaped the rest of the snippet) and the replay slot's sections
+        rendered for this request (``sections``, already escaped by their templates)."""
+        html = self.html.replace(ORIGIN_MARK.encode(), escape(origin).encode())
+        return html.replace(SECTIONS_MARK.encode(), sections.encode(), 1)
 
     @property
     def stylesheets(self) -> list[str]:

@@ -12,6 +12,7 @@ from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
 from analytics import leaderboards
+from analytics.record_analysis import MAX_PLAYOUTS, MAX_SEED
 from analytics.simulations import BOT_MIXES, SIMULATION_MAX_GAMES
 from clubs.models import Club, Season
 from core.api.serializers import ErrorSerializer
@@ -423,5 +424,98 @@ SIMULATION_REQUEST: dict[str, Any] = {
             "nullable": True,
             "description": "The game's options (house rules).",
         },
+    },
+}
+
+
+# --- analysis of a record: POST/GET /api/records/{id}/analysis/ ---------------------
+
+
+class AnalysisMoveSerializer(serializers.Serializer):
+    label = serializers.CharField(help_text="The move in words, from the mover's view.")
+    event = serializers.DictField(help_text="The move as a giftlog event.")
+    win = serializers.FloatField(help_text="The mover's expected win share after it, 0 to 1.")
+    win_se = serializers.FloatField(help_text="Standard error of win.")
+    place = serializers.FloatField(help_text="The mover's expected placing (1 = first).")
+    place_se = serializers.FloatField(help_text="Standard error of place.")
+    playouts = serializers.IntegerField()
+
+
+class AnalysisDecisionSerializer(serializers.Serializer):
+    step = serializers.IntegerField(help_text="The event's index: the position before the move.")
+    seat = serializers.IntegerField()
+    chosen = AnalysisMoveSerializer()
+    best = AnalysisMoveSerializer()
+    moves = AnalysisMoveSerializer(many=True)
+    loss = serializers.FloatField(help_text="best.win - chosen.win (never below 0).")
+    mark = serializers.ChoiceField(
+        ["inaccuracy", "mistake", "blunder"], allow_null=True, help_text="By the loss."
+    )
+    simultaneous = serializers.BooleanField(help_text="A secret choice made at once with others.")
+
+
+class AnalysisSwingSerializer(serializers.Serializer):
+    step = serializers.IntegerField()
+    kind = serializers.ChoiceField(["chance", "decision"])
+    seat = serializers.IntegerField(allow_null=True)
+    delta = serializers.ListField(child=serializers.FloatField(), help_text="Per seat.")
+
+
+class AnalysisPlayerSerializer(serializers.Serializer):
+    decision_quality = serializers.FloatField(
+        allow_null=True, help_text="Average win share lost per decision (0: every move best)."
+    )
+    decisions = serializers.IntegerField()
+    luck = serializers.FloatField(help_text="Sum of chance events' swings of win share.")
+    marks = serializers.DictField(child=serializers.IntegerField())
+
+
+class AnalysisResultSerializer(serializers.Serializer):
+    num_players = serializers.IntegerField()
+    curve = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField()),
+        help_text="After every step 0..n, each seat's win share.",
+    )
+    swings = AnalysisSwingSerializer(many=True)
+    decisions = AnalysisDecisionSerializer(many=True)
+    players = AnalysisPlayerSerializer(many=True)
+    playouts = serializers.IntegerField()
+    seconds = serializers.FloatField()
+
+
+class AnalysisProgressSerializer(serializers.Serializer):
+    done = serializers.IntegerField(help_text="Players' moves gone through so far.")
+    total = serializers.IntegerField(help_text="Players' moves in the game (0 until known).")
+
+
+class RecordAnalysisSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    record = serializers.IntegerField()
+    status = serializers.ChoiceField(["queued", "running", "done", "failed", "unavailable"])
+    version = serializers.CharField(help_text="The analysis code and rules it ran on.")
+    current = serializers.BooleanField(help_text="Made by the version this server runs.")
+    settings = serializers.DictField(help_text="games.analysis.Settings: playouts, bots, seed...")
+    seed = serializers.IntegerField()
+    progress = AnalysisProgressSerializer()
+    error = ErrorSerializer(allow_null=True)
+    players = serializers.ListField(child=serializers.CharField(), help_text="In seat order.")
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    result = AnalysisResultSerializer(allow_null=True, help_text="Once done; else null.")
+
+
+ANALYSIS_REQUEST: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "playouts": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_PLAYOUTS,
+            "description": "The most playouts a move gets (default: the service's; at most "
+            "four times it).",
+        },
+        "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED, "default": 0},
     },
 }

@@ -12,6 +12,11 @@ urlpatterns = [
     ),
     path("simulations/", views.SimulationListView.as_view(), name="simulation-list"),
     path(
+        "records/<int:record_id>/analysis/",
+        views.RecordAnalysisView.as_view(),
+        name="record-analysis",
+    ),
+    path(
         "simulations/<int:job_id>/", views.SimulationDetailView.as_view(), name="simulation-detail"
     ),
 ]

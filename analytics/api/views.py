@@ -1,18 +1,20 @@
-"""Analytics' REST endpoints: leaderboards, head-to-head, per-game statistics and the
-balance lab's simulations. Thin: parse the query (``analytics.api.serializers``), read
-through the selectors, answer."""
+"""Analytics' REST endpoints: leaderboards, head-to-head, per-game statistics, the
+balance lab's simulations and the analysis of a record. Thin: parse the query
+(``analytics.api.serializers``), read through the selectors, answer."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from analytics import leaderboards, selectors
+from analytics import leaderboards, record_analysis, selectors
 from analytics.api.serializers import (
+    ANALYSIS_REQUEST,
     DEFAULT_LIMIT,
     HANDLE_QUERY,
     MAX_LIMIT,
@@ -24,6 +26,7 @@ from analytics.api.serializers import (
     GameStatisticsSerializer,
     HeadToHeadSerializer,
     LeaderboardSerializer,
+    RecordAnalysisSerializer,
     SimulationJobSerializer,
     head_to_head_json,
     head_to_head_query,
@@ -38,10 +41,12 @@ from analytics.simulations import (
     simulation_job_resume,
 )
 from core.api import schema as api_schema
-from core.api.permissions import UploadAllowed, request_user
+from core.api.permissions import AuthenticationRequired, UploadAllowed, request_user
 from core.api.serializers import ErrorSerializer
 from core.errors import BadRequest, NotFound
+from core.inputs import whole_number
 from games.registry import UnknownGame, get_engine
+from replays import selectors as record_selectors
 
 
 class LeaderboardView(APIView):
@@ -228,3 +233,128 @@ class SimulationDetailView(APIView):
     def get(self, request: Request, job_id: int) -> Response:
         job = simulation_job_resume(job=simulation_job_get(job_id=job_id))  # after a restart
         return Response(simulation_job_json(job))
+
+
+class AnalysisRequestAllowed(BasePermission):
+    """Reading an analysis is open; asking for one needs an account, always (each is a
+    worker's minute: ``ALLOW_ANONYMOUS_UPLOADS`` does not open it)."""
+
+    def has_permission(self, request: Request, view: object) -> bool:
+        if request.method in SAFE_METHODS or request_user(request) is not None:
+            return True
+        raise AnalysisSignIn()
+
+
+class AnalysisSignIn(AuthenticationRequired):
+    default_detail = (
+        "Sign in to ask for an analysis (or send `Authorization: Token <key>`); "
+        "reading one needs no account."
+    )
+
+
+def _analysis_query(query: Mapping[str, str]) -> dict[str, int]:
+    """GET's optional ``playouts`` and ``seed`` (whole numbers), checked like POST's body."""
+    for name in query:
+        if name not in ("playouts", "seed", "format"):
+            raise BadRequest(
+                "invalid_query",
+                f'Unknown query parameter "{name}"; known: playouts, seed.',
+                field=name,
+            )
+    values = {}
+    for name in ("playouts", "seed"):
+        raw = (query.get(name) or "").strip()
+        if raw:
+            value = whole_number(raw)
+            if value is None:
+                raise BadRequest(
+                    f"bad_{name}", f"{name} must be a whole number.", field=name, value=raw[:100]
+                )
+            values[name] = value
+    return values
+
+
+class RecordAnalysisView(APIView):
+    permission_classes = [AnalysisRequestAllowed]
+
+    @extend_schema(
+        summary="A record's analysis: status, progress, and every decision valued",
+        description=(
+            "The analysis with the default settings (or the `playouts` and `seed` given) made "
+            "by the version this server runs; without those, the latest finished one of an "
+            "earlier version or other settings (`current` false). `status` is `queued`, "
+            "`running` (with `progress`), `done` (with `result`: the win-share curve, the "
+            "chance and decision swings, each decision's moves valued from the mover's view "
+            "with the chosen and best move and the mark, and each player's decision quality "
+            "and luck), `failed` (with `error`) or `unavailable` (a result-only record). "
+            "None yet: `404 no_analysis`; no such record: `404 not_found`."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "playouts",
+                api_schema.optional(api_schema.integer(1, record_analysis.MAX_PLAYOUTS)),
+            ),
+            OpenApiParameter(
+                "seed", api_schema.optional(api_schema.integer(0, record_analysis.MAX_SEED))
+            ),
+        ],
+        responses={200: RecordAnalysisSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, record_id: int) -> Response:
+        record = record_selectors.record_get(record_id=record_id, log=False)
+        given = _analysis_query(request.query_params)
+        settings = record_analysis.analysis_settings_parse(given)
+        row = selectors.record_analysis_find(
+            record_id=record.pk,
+            version=record_analysis.analysis_version(),
+            settings_hash=record_analysis.settings_hash(settings),
+            fallback=not given,
+        )
+        if row is None:
+            raise NotFound(
+                "no_analysis",
+                f"Record {record.pk} has not been analysed"
+                + (" with these settings" if given else "")
+                + ": POST to this address to ask for it.",
+                record=record.pk,
+            )
+        row = record_analysis.analysis_resume(analysis=row)
+        players = record_selectors.record_player_names(record)
+        return Response(record_analysis.analysis_json(row, players=players))
+
+    @extend_schema(
+        summary="Ask for a record's analysis",
+        description=(
+            "Queues the analysis of a stored record on the analysis workers and answers at once "
+            "(`202`, `status` `queued`); follow it with `GET`. Idempotent: asking again for "
+            "the same settings returns the analysis there is (`200` when it is finished; a "
+            "failed one is queued again). A result-only record answers `200` with `status` "
+            "`unavailable` and the reason in `error`. Needs an account (`401`); each account "
+            "may ask for `ANALYSIS_REQUESTS_PER_HOUR` new analyses an hour (`429 "
+            "quota_exceeded`). The body is optional: `playouts` and `seed`."
+        ),
+        request={"application/json": ANALYSIS_REQUEST},
+        responses={
+            200: RecordAnalysisSerializer,
+            202: RecordAnalysisSerializer,
+            400: ErrorSerializer,
+            401: ErrorSerializer,
+            404: ErrorSerializer,
+            429: ErrorSerializer,
+        },
+    )
+    def post(self, request: Request, record_id: int) -> Response:
+        record = record_selectors.record_get(record_id=record_id, log=False)
+        # No body at all: the defaults. A body is JSON (an object, else a 400).
+        empty = request.META.get("CONTENT_LENGTH") in (None, "", "0")
+        if not empty and not isinstance(request.data, Mapping):  # null, a list, a number
+            raise BadRequest("bad_request", "The body must be a JSON object (or empty).")
+        settings = record_analysis.analysis_settings_parse(None if empty else dict(request.data))
+        row, _queued = record_analysis.analysis_request(
+            record=record, user=request_user(request), settings=settings
+        )
+        busy = row.status in ("queued", "running")
+        players = record_selectors.record_player_names(record)
+        return Response(
+            record_analysis.analysis_json(row, players=players), status=202 if busy else 200
+        )

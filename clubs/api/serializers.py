@@ -100,8 +100,24 @@ class ClubDetailSerializer(ClubSerializer):
     leagues = LeagueSerializer(many=True, read_only=True)
 
     class Meta(ClubSerializer.Meta):
-        fields = [*ClubSerializer.Meta.fields, "members", "leagues"]
+        fields = [*ClubSerializer.Meta.fields, "analyse_league_games", "members", "leagues"]
         read_only_fields = fields
+
+
+class JsonBooleanField(serializers.BooleanField):
+    """true or false only: DRF's field also takes "yes", 1 or "on", which the schema
+    (``type: boolean``) does not allow."""
+
+    def to_internal_value(self, data: object) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class ClubSettingsSerializer(serializers.Serializer):
+    analyse_league_games = JsonBooleanField(
+        help_text="Analyse every game entered in one of the club's league seasons from now on."
+    )
 
 
 class RoleSerializer(serializers.Serializer):

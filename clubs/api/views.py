@@ -22,6 +22,7 @@ from clubs import selectors, services
 from clubs.api.serializers import (
     ClubDetailSerializer,
     ClubSerializer,
+    ClubSettingsSerializer,
     EntryCreateSerializer,
     EntrySerializer,
     InvitationCreatedSerializer,
@@ -152,6 +153,23 @@ class ClubDetailView(_Base):
         club = selectors.club_get(slug=slug)
         club = type(club).objects.prefetch_related(_members_prefetch(), "leagues").get(pk=club.pk)
         return Response(ClubDetailSerializer(club).data)
+
+    @extend_schema(
+        summary="Change a club's settings (admins and owners)",
+        description=(
+            "`analyse_league_games`: true analyses every game entered in one of the club's "
+            "league seasons from now on (games entered before are not)."
+        ),
+        request=ClubSettingsSerializer,
+        responses={200: ClubDetailSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        club = selectors.club_get(slug=slug)
+        data = _valid(ClubSettingsSerializer, request)
+        services.club_settings_update(
+            club=club, user=request.user, analyse_league_games=data["analyse_league_games"]
+        )
+        return self.get(request, slug)
 
 
 class ClubMemberListView(_Base):

@@ -49,6 +49,33 @@ def club_create(*, user: AbstractBaseUser, name: str, slug: str, description: st
     return club
 
 
+@transaction.atomic
+def club_settings_update(
+    *, club: Club, user: AbstractBaseUser | None, analyse_league_games: bool
+) -> Club:
+    """Change a club's settings (admins and owners only; audited).
+
+    ``analyse_league_games``: every game entered in one of the club's league seasons from
+    now on is analysed (analytics queues it after the entry); games entered before are
+    not, so turning it on never floods the analysis workers with a club's history.
+    """
+    require_admin(club=club, user=user)
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    before = {"analyse_league_games": club.analyse_league_games}
+    if before["analyse_league_games"] != analyse_league_games:
+        club.analyse_league_games = analyse_league_games
+        club.save(update_fields=["analyse_league_games"])
+        audit(
+            actor=user,
+            action="club_settings",
+            club=club,
+            target=club,
+            before=before,
+            after={"analyse_league_games": analyse_league_games},
+        )
+    return club
+
+
 def invitation_key_hash(key: str) -> str:
     return Invitation.hash_of(key)
 

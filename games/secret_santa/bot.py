@@ -7,6 +7,7 @@ comments (``I16``...) refer to ``docs/rules/secret_santa.md``.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from games.base import Event
@@ -15,6 +16,11 @@ from games.secret_santa.state import GIVE_PHASE, GUEST, State
 
 if TYPE_CHECKING:
     from games.secret_santa.rules import SecretSantaEngine
+
+# A pile's score, remembered: the bot weighs every unseen card against the same few
+# piles, and analysis playouts (games/analysis.py) call it hundreds of thousands of
+# times a game. Same answers as ``round_score``; a pile is a short tuple of card ids.
+_pile_score = lru_cache(maxsize=1 << 16)(round_score)
 
 
 def greedy_event(engine: SecretSantaEngine, state: State, seat: int, rng: random.Random) -> Event:
@@ -35,7 +41,7 @@ def greedy_event(engine: SecretSantaEngine, state: State, seat: int, rng: random
     pile = state.piles[seat]
 
     def gain(cards: tuple[str, ...], card: str) -> int:
-        return round_score((*cards, card)) - round_score(cards)
+        return _pile_score((*cards, card)) - _pile_score(cards)
 
     if state.phase == GIVE_PHASE:
         leader = max((s for s in range(state.n) if s != seat), key=lambda s: state.totals[s])

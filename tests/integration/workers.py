@@ -77,6 +77,7 @@ def worker_env(*, broker: str, queue: str, **extra: str) -> dict[str, str]:
         "CELERY_ANALYTICS_BULK_QUEUE": queue,
         "CELERY_IMPORTS_QUEUE": queue,
         "CELERY_SIMULATIONS_QUEUE": queue,
+        "CELERY_ANALYSIS_QUEUE": queue,
         **extra,
     }
 
