@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0002_league_options_canonical'),
+        ('clubs', '0003_club_record'),
     ]
 
     operations = [
