@@ -24,8 +24,13 @@ DATA_CARD = re.compile(r'data-card="([^"]+)"')
 VISITOR = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"|nonce="[^"]*"')
 
 
+# The replay slot's sections (the analysis panel: "Analyse this game" for who is signed
+# in) are rendered per request into the kept part; the rest of <main> is the kept bytes.
+SECTIONS = re.compile(r'<section class="analysis".*?</section>', re.S)
+
+
 def main_part(page: str) -> str:
-    return page[page.index("<main>") : page.index("</main>")]
+    return SECTIONS.sub("", page[page.index("<main>") : page.index("</main>")])
 
 
 def signed_in(name: str) -> Client:
@@ -49,6 +54,10 @@ def test_the_kept_part_holds_nothing_of_the_visitor_who_asked_first(make_documen
     assert "Log in" in theirs
     assert main_part(VISITOR.sub("", mine)) == main_part(VISITOR.sub("", theirs))
     assert "Wilhelmina" not in main_part(mine)
+    # The panel is the visitor's own: who may ask for an analysis.
+    assert 'id="analysis-request"' in mine
+    assert 'id="analysis-request"' not in theirs
+    assert 'id="analysis-sign-in"' in theirs
 
 
 def test_the_embed_snippet_names_the_host_each_visitor_asked(make_document, settings):
@@ -130,3 +139,19 @@ def test_a_renamed_player_reaches_the_embed_too(client, make_document):
     page = client.get(path).content.decode()
     assert "Zara" in page
     assert "Quin" not in page
+
+
+def test_an_analysis_asked_for_after_the_page_was_kept_shows_on_the_next_visit(make_document):
+    """The panel is rendered per request: the kept bytes never freeze "not analysed yet"."""
+    from analytics.models import RecordAnalysis
+
+    record_id = upload(make_document("secret_santa", seed=5, players=4))
+    before = Client().get(f"/records/{record_id}/").content.decode()
+    assert 'data-status=""' in before
+    RecordAnalysis.objects.create(
+        record_id=record_id, version="test", settings_hash="x", status="running"
+    )
+    after = Client().get(f"/records/{record_id}/").content.decode()
+    assert 'data-status="running"' in after
+    unchanged = [VISITOR.sub("", SECTIONS.sub("", page)) for page in (before, after)]
+    assert unchanged[0] == unchanged[1], "only the panel changed"
