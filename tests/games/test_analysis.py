@@ -341,3 +341,16 @@ def test_one_decision_alone_is_valued_as_in_the_whole_game(swap_game) -> None:
         assert alone == decision
     chance = next(k for k, e in enumerate(events) if e["by"] == CHANCE)
     assert analyse_decision("gift_swap", 3, None, events, chance, SMALL) is None
+
+
+def test_the_bot_mix_is_the_playout_policy() -> None:
+    """Playouts by a mix of bots value moves otherwise than greedy playouts alone."""
+    events = game_log("gift_swap", 3, 2)
+    greedy = Settings(playouts=8, bots=("greedy",), max_moves=4, screen=4, curve_playouts=2)
+    mixed = Settings(**{**greedy.__dict__, "bots": ("greedy", "random")})
+    one = analyse("gift_swap", 3, None, events, greedy)
+    two = analyse("gift_swap", 3, None, events, mixed)
+    assert [d.step for d in one.decisions] == [d.step for d in two.decisions]
+    assert [m.win for d in one.decisions for m in d.moves] != [
+        m.win for d in two.decisions for m in d.moves
+    ]
