@@ -250,6 +250,17 @@ def mark_for(loss: float) -> str | None:
     return None
 
 
+def advice(decision: Decision) -> str | None:
+    """The better move in words, for a marked decision: "Better: Open the gift: 41% to
+    win against 28%." (``None`` when unmarked). The labels keep the engine's seat
+    placeholders (``{p1}``) for the service to fill with names, as sentences do."""
+    if decision.mark is None:
+        return None
+    best, chosen = decision.best, decision.chosen
+    label = best.label.rstrip(".")
+    return f"Better: {label}: {best.win:.0%} to win against {chosen.win:.0%}."
+
+
 # -- playouts -------------------------------------------------------------------------
 
 
@@ -713,6 +724,7 @@ __all__ = [
     "GameAnalysis",
     "MoveValue",
     "Settings",
+    "advice",
     "analyse",
     "analyse_decision",
     "mark_for",

@@ -351,6 +351,15 @@ ENDPOINTS: list[Endpoint] = [
         ints=("players", "games"),
     ),
     Endpoint("api/simulations/<int:job_id>/", api=True, extra_path={"job_id": "simulation_id"}),
+    Endpoint(
+        "api/records/<int:record_id>/analysis/",
+        ("GET", "POST"),
+        api=True,
+        json=lambda w: {"seed": 1},
+        ints=("seed",),
+        empty_body_ok=True,  # no body: the default settings
+        query_ints=("playouts", "seed"),
+    ),
     Endpoint("^api/", api=True),
     # --- pages -----------------------------------------------------------------------------
     Endpoint("", query_texts=("q",)),
@@ -393,6 +402,12 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint("clubs/<slug:slug>/", query_texts=("league",)),
     Endpoint("clubs/<slug:slug>/leave/", ("POST",), form=None),
+    Endpoint(
+        "clubs/<slug:slug>/settings/",
+        ("POST",),
+        form=lambda w: {"analyse_league_games": "on"},
+        form_texts=("analyse_league_games",),
+    ),
     Endpoint(
         "clubs/<slug:slug>/invite/",
         ("POST",),

@@ -21,6 +21,7 @@ from games.analysis import (
     MISTAKE,
     GameAnalysis,
     Settings,
+    advice,
     analyse,
     analyse_decision,
     mark_for,
@@ -88,6 +89,7 @@ def test_every_seat_event_with_a_choice_is_a_decision(swap_game) -> None:
         assert d.loss == pytest.approx(d.best.win - d.chosen.win)
         assert d.loss >= 0
         assert d.mark == mark_for(d.loss)
+        assert (advice(d) is None) == (d.mark is None)
         assert 2 <= len(d.moves) <= SMALL.max_moves
         assert len({m.label for m in d.moves}) == len(d.moves)
         for m in d.moves:
@@ -327,6 +329,12 @@ def test_a_clearly_better_move_is_valued_best_and_the_worse_one_marked(position)
     assert value.win == decision.best.win
     assert value.win - decision.chosen.win >= MISTAKE
     assert decision.mark in ("mistake", "blunder")
+    better_words = advice(decision)
+    assert better_words is not None
+    assert better_words.startswith(f"Better: {decision.best.label.rstrip('.')}: ")
+    assert better_words.endswith(
+        f"{decision.best.win:.0%} to win against {decision.chosen.win:.0%}."
+    )
 
 
 def engine_label(engine, n: int, events: list[dict], event: dict) -> str:
@@ -341,3 +349,16 @@ def test_one_decision_alone_is_valued_as_in_the_whole_game(swap_game) -> None:
         assert alone == decision
     chance = next(k for k, e in enumerate(events) if e["by"] == CHANCE)
     assert analyse_decision("gift_swap", 3, None, events, chance, SMALL) is None
+
+
+def test_the_bot_mix_is_the_playout_policy() -> None:
+    """Playouts by a mix of bots value moves otherwise than greedy playouts alone."""
+    events = game_log("gift_swap", 3, 2)
+    greedy = Settings(playouts=8, bots=("greedy",), max_moves=4, screen=4, curve_playouts=2)
+    mixed = Settings(**{**greedy.__dict__, "bots": ("greedy", "random")})
+    one = analyse("gift_swap", 3, None, events, greedy)
+    two = analyse("gift_swap", 3, None, events, mixed)
+    assert [d.step for d in one.decisions] == [d.step for d in two.decisions]
+    assert [m.win for d in one.decisions for m in d.moves] != [
+        m.win for d in two.decisions for m in d.moves
+    ]
