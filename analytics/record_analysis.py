@@ -40,7 +40,7 @@ from core.errors import BadRequest
 from core.quotas import QuotaExceeded, budget_charge, budget_remaining
 from games import analysis as engine_analysis
 from replays.models import Record
-from replays.state_cache import WORDS_VERSION
+from replays.state_cache import games_version
 from replays.timeline import names_fill
 
 logger = logging.getLogger("analytics.record_analysis")
@@ -74,14 +74,16 @@ RESULT_ONLY = {
 
 @cache
 def analysis_version() -> str:
-    """The analysis code's version and a fingerprint of every module of ``games/``.
+    """The analysis code's version and a fingerprint of every module of ``games/``, the
+    analysis's own included (``replays.state_cache.games_version``; the replays' wording
+    fingerprint leaves it out).
 
     The rules, the bots that play the playouts and the analysis all live in ``games/``;
     a change to any of them may change a value, so it is a new version. The fingerprint
     is of the sources, not of a compiled build: a compiled engine runs the same rules as
     its source (``games.__init__`` refuses a stale build), so both give the same result.
     """
-    return f"{engine_analysis.ANALYSIS_VERSION}+{WORDS_VERSION}"
+    return f"{engine_analysis.ANALYSIS_VERSION}+{games_version()}"
 
 
 def default_settings() -> engine_analysis.Settings:

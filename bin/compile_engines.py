@@ -16,8 +16,11 @@ Why these modules: a class compiled by mypyc cannot be subclassed by an interpre
 one, so ``games/base.py`` and every engine built on it are compiled together: in every
 game package (one shape, docs/architecture.md) the ``cards``, ``options``, ``state``,
 ``rules`` and ``views`` modules, which replay and the replay pages use on every event
-and step. The sentences (``words.py``) and the bots (``bot.py``) are not on those paths
-and stay interpreted, as do ``play.py``, ``registry.py`` and the packages'
+and step, and the greedy bots (``bot.py``), the playout policy of the analysis
+(``games/analysis.py``), which plays millions of their moves per game (docs/performance.md,
+"Analysis"; tests/games/test_bots.py checks the compiled bots play the pure ones' games). The
+sentences (``words.py``) are not on those paths and stay interpreted, as do
+``play.py``, ``registry.py``, the ``determinize.py`` modules and the packages'
 ``__init__.py``.
 
 A stale build is never imported: the build bakes the hash of the compiled sources
@@ -52,7 +55,7 @@ COMPILED: tuple[str, ...] = (
     *(
         f"games/{game}/{module}.py"
         for game in ("secret_santa", "gift_economy", "gift_gift_gone", "gift_swap", "gift_trap")
-        for module in ("cards", "options", "state", "rules", "views")
+        for module in ("cards", "options", "state", "rules", "views", "bot")
     ),
 )
 #: The module holding the hash of the sources a build was made from (only ever compiled).

@@ -51,8 +51,18 @@ def states_version() -> str:
 VERSION = states_version()
 
 
+#: Modules of ``games/`` (paths from it) that no replay body is worded from, left out of
+#: ``words_version``: the analysis (``games/analysis.py``), which replays never import
+#: (tests/replays/test_timeline_voice.py checks that) and whose stored results are keyed
+#: by its own ``ANALYSIS_VERSION`` and settings, so tuning its playouts does not drop
+#: every cached replay body. A module that words something a replay body shows (an
+#: analysis's "Better: ..." advice, if a timeline ever holds it) must not be listed.
+NOT_WORDING: frozenset[str] = frozenset({"analysis.py"})
+
+
 def words_version() -> str:
-    """A fingerprint of the code that tells a game in words: every module of ``games/``.
+    """A fingerprint of the code that tells a game in words: the modules of ``games/``
+    but ``NOT_WORDING``.
 
     A step's or a timeline's body holds sentences (``words.py``, ``games/voice.py``), move
     labels and views (``views.py``, ``rules.py``); when any of them changes, a body cached
@@ -61,10 +71,24 @@ def words_version() -> str:
     ``replays.timeline``), so a deploy that rewords a sentence never serves the old one
     and nobody has to remember to bump a version.
     """
+    return _games_digest(leave_out=NOT_WORDING)
+
+
+def games_version() -> str:
+    """A fingerprint of every module of ``games/``, the analysis included: what a stored
+    analysis of a game depends on (the rules, the bots that play its playouts, the
+    analysis itself; ``analytics.record_analysis.analysis_version``)."""
+    return _games_digest(leave_out=frozenset())
+
+
+def _games_digest(*, leave_out: frozenset[str]) -> str:
     digest = hashlib.sha256()
     root = Path(str(games.__file__)).parent
     for source in sorted(root.rglob("*.py")):
-        digest.update(str(source.relative_to(root)).encode() + b"\0" + source.read_bytes())
+        name = source.relative_to(root).as_posix()
+        if name in leave_out:
+            continue
+        digest.update(name.encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()[:12]
 
 

@@ -407,7 +407,7 @@ class GiftGiftGoneEngine(BaseEngine):
     # -- enumerating ---------------------------------------------------------
     def legal_events(self, state: State, seat: int) -> list[Event]:
         s = state
-        if seat == CHANCE or seat not in self.to_move(s):
+        if seat == CHANCE or not self.may_act(s, seat):  # may_act: to_move without the list
             return []
         hand = s.hands[seat]
         if s.phase == ANSWER:
@@ -418,26 +418,31 @@ class GiftGiftGoneEngine(BaseEngine):
             return events
         if s.phase == PICK:
             return [{"by": seat, "do": "pick", "position": p} for p in range(len(s.order))]
-        discards = [{"by": seat, "do": "discard", "card": c} for c in sorted(set(hand))]
+        if s.phase == DISCARD:
+            return [{"by": seat, "do": "discard", "card": c} for c in sorted(set(hand))]
         draws = [
             {"by": seat, "do": "draw", "from": src}
             for src, pile in (("deck", s.deck), ("discard", s.discard))
             if pile
         ]
-        if s.phase == DISCARD:
-            return discards
         if s.phase == DRAW:
+            discards = [{"by": seat, "do": "discard", "card": c} for c in sorted(set(hand))]
             return (draws if s.draws < 2 else []) + discards
         forced = forced_claims(s, seat)
         if forced:
             return [{"by": seat, "do": "claim", "gift": g} for g in forced]
-        counts = Counter(GIFT_OF[c] for c in hand)
+        # A plain dict, not a Counter: compiled, a Counter stays the interpreted class,
+        # and its look-ups of gifts not held cost more than the rest of this method.
+        counts: dict[str, int] = {}
+        for c in hand:
+            g = GIFT_OF[c]
+            counts[g] = counts.get(g, 0) + 1
         events = []
         if not s.claimed:
             events.extend(
                 {"by": seat, "do": "claim", "gift": g}
                 for g in s.gifts
-                if counts[g] and s.owner.get(g) == seat
+                if counts.get(g, 0) and s.owner.get(g) == seat
             )
             mine = [
                 g
@@ -446,7 +451,7 @@ class GiftGiftGoneEngine(BaseEngine):
             ]
             for gift, victim in s.owner.items():
                 size = len(s.table[gift])
-                if victim == seat or size >= 6 or not counts[gift]:
+                if victim == seat or size >= 6 or not counts.get(gift, 0):
                     continue
                 events.extend(
                     {"by": seat, "do": "swap", "gift": gift, "give": give}
@@ -457,7 +462,9 @@ class GiftGiftGoneEngine(BaseEngine):
             events.extend(draws)
         if not s.asked:
             events.extend(
-                {"by": seat, "do": "ask", "gift": g} for g in s.gifts if counts[g] < len(hand)
+                {"by": seat, "do": "ask", "gift": g}
+                for g in s.gifts
+                if counts.get(g, 0) < len(hand)
             )
         if may_end_turn(s):
             events.append({"by": seat, "do": "pass"})

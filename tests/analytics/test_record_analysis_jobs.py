@@ -218,3 +218,23 @@ def test_a_club_that_leaves_it_off_has_nothing_queued_and_voided_games_neither(
     club_services.record_void(entry=entry, user=world.admin, reason="wrong night")
     assert record_analysis.analysis_league_queue(record_ids=[record.pk]) == 0
     assert not RecordAnalysis.objects.exists()
+
+
+def test_the_analysis_version_changes_with_the_analysis_code(tmp_path, monkeypatch):
+    """The replays' wording fingerprint leaves games/analysis.py out; the analysis's own
+    version must not, or a changed analysis would pass for the stored one."""
+    import games
+    from replays import state_cache
+
+    root = tmp_path / "games"
+    (root / "gift_swap").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "gift_swap" / "rules.py").write_text("RULES = 1\n")
+    (root / "analysis.py").write_text("PLAYOUTS = 1\n")
+    monkeypatch.setattr(games, "__file__", str(root / "__init__.py"))
+    words, whole = state_cache.words_version(), state_cache.games_version()
+    (root / "analysis.py").write_text("PLAYOUTS = 2\n")
+    assert state_cache.words_version() == words
+    assert state_cache.games_version() != whole
+    (root / "gift_swap" / "rules.py").write_text("RULES = 2\n")
+    assert state_cache.words_version() != words

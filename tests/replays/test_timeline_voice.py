@@ -103,3 +103,27 @@ def test_the_words_fingerprint_follows_every_words_module(tmp_path, monkeypatch)
     words = copy / "gift_gift_gone" / "words.py"
     words.write_text(words.read_text() + "\n# reworded\n")
     assert state_cache.words_version() != first
+
+
+def test_the_words_fingerprint_leaves_out_only_modules_replays_never_word_from(
+    tmp_path, monkeypatch
+):
+    """Editing the analysis (a module of ``games/`` no replay body is worded from) keeps
+    cached bodies; every module left out exists, and no replay module imports it."""
+    root = Path(games.__file__).parent
+    assert state_cache.NOT_WORDING
+    for name in state_cache.NOT_WORDING:
+        assert (root / name).is_file(), name
+        module = "games." + name.removesuffix(".py").replace("/", ".")
+        for source in Path(state_cache.__file__).parent.rglob("*.py"):
+            assert module not in source.read_text(), f"{source} imports {module}"
+    copy = tmp_path / "games"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("*.so"))
+    monkeypatch.setattr(games, "__file__", str(copy / "__init__.py"))
+    first = state_cache.words_version()
+    for name in state_cache.NOT_WORDING:
+        (copy / name).write_text((copy / name).read_text() + "\n# playouts tuned\n")
+    assert state_cache.words_version() == first
+    voice = copy / "voice.py"
+    voice.write_text(voice.read_text() + "\n# reworded\n")
+    assert state_cache.words_version() != first
