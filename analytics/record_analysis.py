@@ -251,19 +251,15 @@ def _queued_because(analysis_id: int, code: str, message: str) -> None:
 def analysis_resume(*, analysis: RecordAnalysis) -> RecordAnalysis:
     """Send again a job of the in-process pool that a restart cut short (as the balance
     lab's ``simulation_job_resume``); a worker's job comes back by itself (``acks_late``)."""
-    if (
-        not background.in_process()
-        or analysis.status not in (RecordAnalysis.Status.QUEUED, RecordAnalysis.Status.RUNNING)
-        or analysis.pk in _submitted_here
-    ):
-        return analysis
-    now = timezone.now()
-    claimed = RecordAnalysis.objects.filter(
+    active = (RecordAnalysis.Status.QUEUED, RecordAnalysis.Status.RUNNING)
+    if analysis.status in active and background.restart_claim(
+        RecordAnalysis.objects,
         pk=analysis.pk,
-        status__in=[RecordAnalysis.Status.QUEUED, RecordAnalysis.Status.RUNNING],
-        updated_at__lt=now - ANALYSIS_STALLED,
-    ).update(updated_at=now)
-    if claimed:
+        field="status",
+        active=active,
+        stalled=ANALYSIS_STALLED,
+        submitted_here=_submitted_here,
+    ):
         logger.warning("analysis %s was cut short by a restart; sending it again", analysis.pk)
         analysis_enqueue(analysis_id=analysis.pk)
         analysis.refresh_from_db()

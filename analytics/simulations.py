@@ -216,19 +216,15 @@ def simulation_job_resume(*, job: SimulationJob) -> SimulationJob:
     last saved batch (``simulation_job_run`` is idempotent). The claim is one
     conditional UPDATE: two readers at once send it once.
     """
-    if (
-        not background.in_process()
-        or job.state not in (SimulationJob.State.QUEUED, SimulationJob.State.RUNNING)
-        or job.pk in _submitted_here
-    ):
-        return job
-    now = timezone.now()
-    claimed = SimulationJob.objects.filter(
+    active = (SimulationJob.State.QUEUED, SimulationJob.State.RUNNING)
+    if job.state in active and background.restart_claim(
+        SimulationJob.objects,
         pk=job.pk,
-        state__in=[SimulationJob.State.QUEUED, SimulationJob.State.RUNNING],
-        updated_at__lt=now - SIMULATION_STALLED,
-    ).update(updated_at=now)
-    if claimed:
+        field="state",
+        active=active,
+        stalled=SIMULATION_STALLED,
+        submitted_here=_submitted_here,
+    ):
         logger.warning("simulation %s was cut short by a restart; resuming it", job.pk)
         _simulation_enqueue(job.pk)
         job.refresh_from_db()

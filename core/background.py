@@ -40,13 +40,14 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
 from celery import current_app
 from django.conf import settings
 from django.db import connections
+from django.utils import timezone as django_timezone
 
 logger = logging.getLogger("core.background")
 
@@ -68,6 +69,34 @@ _pending_low = 0
 
 class BackgroundFull(RuntimeError):
     """The in-process pool already holds ``BACKGROUND_QUEUE_MAX`` tasks."""
+
+
+def restart_claim(
+    jobs: Any,
+    *,
+    pk: int,
+    field: str,
+    active: Sequence[str],
+    stalled: timedelta,
+    submitted_here: set[int] | frozenset[int],
+) -> bool:
+    """Whether the caller should send job ``pk`` again: a pool job a restart cut short.
+
+    Only without a broker: a worker that dies hands its task back to the broker
+    (``acks_late``), but this pool's queue lives in memory, so after a restart of the
+    embedded server its unfinished jobs (``field`` in ``active``, not touched for
+    ``stalled``) would stay unfinished for good. ``jobs`` is the model's manager or
+    queryset, with an ``updated_at`` field. The claim is one conditional UPDATE: two
+    readers at once send the job once; one sent by this process is never claimed.
+    """
+    if not in_process() or pk in submitted_here:
+        return False
+    now = django_timezone.now()
+    return bool(
+        jobs.filter(pk=pk, **{f"{field}__in": list(active)}, updated_at__lt=now - stalled).update(
+            updated_at=now
+        )
+    )
 
 
 def in_process() -> bool:

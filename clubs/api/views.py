@@ -45,6 +45,7 @@ from clubs.api.serializers import (
 from clubs.models import Membership
 from core.api.permissions import request_user
 from core.api.serializers import ErrorSerializer
+from core.inputs import INT32_MAX
 from replays.api.schemas import giftlog_request
 
 ERRORS = {
@@ -59,7 +60,7 @@ READ_ERRORS = {404: ErrorSerializer}
 
 _GUESTS = {
     "type": "array",
-    "items": {"type": "integer", "minimum": 0},
+    "items": {"type": "integer", "minimum": 0, "maximum": INT32_MAX},
     "description": "Seats played by guests (not members), 0-based.",
 }
 # Exactly one of ``record`` and ``document`` (EntryCreateSerializer checks it).

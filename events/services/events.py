@@ -23,18 +23,21 @@ from replays.models import Player
 def _points_check(points_per_place: Any) -> list[float]:
     if points_per_place in (None, []):
         return []
-    if (
-        not isinstance(points_per_place, list)
-        or not all(
-            isinstance(p, int | float) and not isinstance(p, bool) and p >= 0
-            for p in points_per_place
-        )
-        or any(a < b for a, b in itertools.pairwise(points_per_place))
+    if not isinstance(points_per_place, list) or not all(
+        isinstance(p, int | float) and not isinstance(p, bool) and p >= 0 for p in points_per_place
     ):
         raise BadRequest(
             "invalid_request",
             "points_per_place must list points for 1st, 2nd, ... place, never rising, "
             "e.g. [4, 2, 1, 0]; leave it empty for n-1 down to 0 at a table of n.",
+            field="points_per_place",
+        )
+    if any(a < b for a, b in itertools.pairwise(points_per_place)):
+        # Well formed, but a later place would score more: 422, as other rules of an event.
+        raise Unprocessable(
+            "points_rising",
+            "points_per_place must never rise from one place to the next: a later place "
+            "cannot score more than an earlier one (e.g. [4, 2, 1, 0]).",
             field="points_per_place",
         )
     return list(points_per_place)

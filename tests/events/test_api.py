@@ -168,3 +168,15 @@ def test_schema_documents_the_events_api(ev) -> None:
     schema = ev.client().get("/api/schema/", {"format": "json"}).json()
     assert "/api/events/{event_id}/rounds/{number}/tables/{table}/result/" in schema["paths"]
     assert "EventStandingRow" in schema["components"]["schemas"]
+
+
+def test_rising_points_per_place_are_a_422_naming_the_field(ev) -> None:
+    body = {
+        "club": ev.event.club.slug, "name": "Odd night", "slug": "odd-night",
+        "game": "gift_gift_gone", "starts_at": "2026-02-01T19:00:00Z",
+        "points_per_place": [1, 3, 0],
+    }  # fmt: skip
+    response = ev.client(ev.owner).post("/api/events/", body, format="json")
+    assert response.status_code == 422, response.json()
+    assert response.json()["code"] == "points_rising"
+    assert response.json()["detail"]["field"] == "points_per_place"
