@@ -226,20 +226,14 @@ def analysis_enqueue(*, analysis_id: int) -> None:
     A broker that is down or a full pool leaves it queued, with the reason in ``error``;
     asking again (the page's button, ``POST``) or reading it (``GET``) sends it again.
     """
-    try:
-        background.task_submit(TASK, kwargs={"analysis_id": analysis_id})
-        if background.in_process():
-            _submitted_here.add(analysis_id)
-    except background.BackgroundFull as exc:
-        logger.warning("analysis %s not started: %s", analysis_id, exc)
-        _queued_because(analysis_id, "busy", "The server is busy; the analysis is queued.")
-    except Exception as exc:  # kombu's OperationalError and friends: the broker is down
-        if background.in_process():
-            raise
-        logger.warning("analysis %s not sent to a worker: %s", analysis_id, exc)
-        _queued_because(
-            analysis_id, "broker_unavailable", "No worker could be reached; the analysis is queued."
-        )
+    background.job_submit(
+        TASK,
+        {"analysis_id": analysis_id},
+        job_id=analysis_id,
+        noun="analysis",
+        submitted_here=_submitted_here,
+        queued=lambda code, message: _queued_because(analysis_id, code, message),
+    )
 
 
 def _queued_because(analysis_id: int, code: str, message: str) -> None:

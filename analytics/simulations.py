@@ -175,22 +175,14 @@ def _simulation_enqueue(job_id: int) -> None:
     """Send the job to a worker, or to this process's background pool when there is no
     broker (``core.background``): the request never plays the games. A broker that is
     down, or a full pool, leaves the job queued with the reason in its errors."""
-    try:
-        background.task_submit("analytics.simulation_run", kwargs={"job_id": job_id})
-        if background.in_process():
-            _submitted_here.add(job_id)
-    except background.BackgroundFull as exc:
-        logger.warning("simulation %s not started: %s", job_id, exc)
-        _simulation_queued_because(
-            job_id, "busy", "The server is busy with other simulations; this one is queued."
-        )
-    except Exception as exc:  # kombu's OperationalError and friends: the broker is down
-        if background.in_process():
-            raise
-        logger.warning("simulation %s not sent to a worker: %s", job_id, exc)
-        _simulation_queued_because(
-            job_id, "broker_unavailable", "No worker could be reached; the simulation is queued."
-        )
+    background.job_submit(
+        "analytics.simulation_run",
+        {"job_id": job_id},
+        job_id=job_id,
+        noun="simulation",
+        submitted_here=_submitted_here,
+        queued=lambda code, message: _simulation_queued_because(job_id, code, message),
+    )
 
 
 def _simulation_queued_because(job_id: int, code: str, message: str) -> None:

@@ -71,6 +71,33 @@ class BackgroundFull(RuntimeError):
     """The in-process pool already holds ``BACKGROUND_QUEUE_MAX`` tasks."""
 
 
+def job_submit(
+    name: str,
+    kwargs: Mapping[str, Any],
+    *,
+    job_id: int,
+    noun: str,
+    submitted_here: set[int],
+    queued: Callable[[str, str], None],
+) -> None:
+    """Send a long job (a lab's simulation, a game's analysis) to a worker, or to this
+    process's pool: the request never runs it. A full pool, or a broker that is down,
+    leaves the job queued: ``queued(code, message)`` stores why, and asking or reading
+    it again sends it again (with :func:`restart_claim` after a restart)."""
+    try:
+        task_submit(name, kwargs=kwargs)
+        if in_process():
+            submitted_here.add(job_id)
+    except BackgroundFull as exc:
+        logger.warning("%s %s not started: %s", noun, job_id, exc)
+        queued("busy", f"The server is busy with other work; the {noun} is queued.")
+    except Exception as exc:  # kombu's OperationalError and friends: the broker is down
+        if in_process():
+            raise
+        logger.warning("%s %s not sent to a worker: %s", noun, job_id, exc)
+        queued("broker_unavailable", f"No worker could be reached; the {noun} is queued.")
+
+
 def restart_claim(
     jobs: Any,
     *,

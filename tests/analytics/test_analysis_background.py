@@ -17,16 +17,6 @@ from tests.analytics.analysis_helpers import short_game, stored, tiny_settings  
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def in_process_pool(settings):
-    """The embedded default: no broker, a one-thread pool (bin/serve's settings)."""
-    settings.BACKGROUND_WORKERS = 1
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    background.serving_mark()  # as a request does
-    yield
-    assert background.background_wait(timeout=120), "the pool drained"
-
-
 def test_an_upload_is_ingested_while_a_game_is_being_analysed(
     api,
     token_api,  # noqa: F811

@@ -23,16 +23,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def in_process_pool(settings):
-    """The embedded default: no broker, a one-thread pool (bin/serve's settings)."""
-    settings.BACKGROUND_WORKERS = 1
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    background.serving_mark()  # as a request does
-    yield
-    assert background.background_wait(timeout=120), "the pool drained"
-
-
-@pytest.fixture
 def held_ingest(monkeypatch):
     """Ingest tasks wait for ``release`` before they start; ``ran`` lists them in order."""
     release = threading.Event()
