@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.models import Club, Invitation, League, Membership, Season, SeasonEntry
@@ -29,13 +30,26 @@ class MemberSerializer(serializers.ModelSerializer):
         return [p.name for p in membership.user.players.all()]
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": list(League.TIE_BREAKS)},
+        "uniqueItems": True,
+        "description": "Tie-breaks after points, in order; each at most once.",
+    }
+)
+class TieBreaksField(serializers.ListField):
+    """A league's tie-breaks: names from ``League.TIE_BREAKS``, each at most once (the
+    schema says so, so a request it calls valid is one the league service takes)."""
+
+    child = serializers.ChoiceField(choices=list(League.TIE_BREAKS))
+
+
 class LeagueSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     options = serializers.DictField(help_text="The rules variant: the game's options in full.")
     points_per_place = serializers.ListField(child=serializers.IntegerField())
-    tie_breaks = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(League.TIE_BREAKS)), required=False
-    )
+    tie_breaks = TieBreaksField(required=False)
 
     class Meta:
         model = League
@@ -66,9 +80,7 @@ class LeagueCreateSerializer(serializers.Serializer):
         choices=League.TieRule.choices, default=League.TieRule.SHARE_BEST
     )
     min_games = WholeNumberField(min_value=0, default=0)
-    tie_breaks = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(League.TIE_BREAKS)), required=False, default=list
-    )
+    tie_breaks = TieBreaksField(required=False, default=list)
 
 
 class SeasonSerializer(serializers.ModelSerializer):

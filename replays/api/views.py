@@ -305,6 +305,16 @@ class RecordBulkView(APIView):
         # connection lost in the middle keeps the per-line report of what committed.
         connection.ensure_connection()
         body = request.data if hasattr(request.data, "read") else io.BytesIO()
+        if request.content_type.split(";")[0].strip() == "application/json":
+            # A JSON body is one document or an array of them (NDJSON is the line-by-line
+            # form): a bare number, string or boolean is no upload at all.
+            raw = body.read()
+            if raw.strip() and raw.lstrip()[:1] not in (b"{", b"["):
+                raise BadRequest(
+                    "not_a_document",
+                    "A JSON body is one giftlog document (an object) or an array of them.",
+                )
+            body = io.BytesIO(raw)
         lines = list(islice(lines_read(body), BULK_MAX_RECORDS + 1))
         if not lines:
             raise BadRequest("empty_upload", "The upload holds no records.")

@@ -56,3 +56,15 @@ def test_empty_and_oversized_bulk_uploads_are_refused(api, make_document, monkey
     assert many.status_code == 400
     assert many.json()["code"] == "too_many_records"
     assert Record.objects.count() == 0
+
+
+@pytest.mark.parametrize("body", ["false", "12", '"a giftlog"', "null"])
+def test_a_json_body_that_is_no_document_nor_array_is_a_400(api, body):
+    """The schema's JSON body is a document or an array of them; NDJSON keeps its lines."""
+    response = api.post("/api/records/bulk/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "not_a_document"
+    as_lines = api.post("/api/records/bulk/", body, content_type="application/x-ndjson")
+    assert as_lines.status_code == 200, "an NDJSON line is refused on its own"
+    assert as_lines.json()["refused"] == 1
+    assert Record.objects.count() == 0
