@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from core.chartkit import chart, plotly_text
@@ -63,12 +64,30 @@ def player_rating_chart(series: dict[str, list[dict[str, Any]]], *, name: str) -
         y_title=ORDINAL_WORDS,
         csv_header=["game", "played at", "rated games so far", "place", "mu", "sigma", "rating"],
         csv_rows=rows,
-        layout={"legend": {"title": {"text": "game"}}, "xaxis": {"type": "date"}},
+        layout={"legend": {"title": {"text": "game"}}, "xaxis": _date_axis(series)},
         description=(
             "Each point is the rating after one game: mu (the skill estimate) less three times "
             "sigma (its uncertainty), so it climbs as the player's games agree with each other."
         ),
     )
+
+
+def _date_axis(series: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """A date axis that reads in days even when the games span less than one.
+
+    Left to itself, Plotly zooms one game (or one evening's games) down to the
+    millisecond and labels the axis "12:00:00.0005": the range is widened to a day
+    either side and ticks are dates.
+    """
+    moments = [p["at"] for points in series.values() for p in points]
+    axis: dict[str, Any] = {"type": "date"}
+    if moments and max(moments) - min(moments) < timedelta(days=2):
+        axis["range"] = [
+            (min(moments) - timedelta(days=1)).isoformat(),
+            (max(moments) + timedelta(days=1)).isoformat(),
+        ]
+        axis["tickformat"] = "%d %b %Y"
+    return axis
 
 
 def season_rating_chart(games: list[dict[str, Any]], *, title: str) -> dict[str, Any]:

@@ -35,7 +35,7 @@ def test_event_page_for_members_and_by_public_link(ev) -> None:
     public = _client().get(f"/events/link/{ev.event.link_key}/")
     assert public.status_code == 200
     assert "Winter Night" in public.content.decode()
-    assert "Report or confirm" not in public.content.decode()
+    assert "Report the result" not in public.content.decode()
     assert _client().get("/events/link/not-the-key/").status_code == 404
     desk = _client(ev.owner).get(f"/events/{ev.event.pk}/").content.decode()
     assert ev.event.link_key in desk  # the organiser sees the link to share
@@ -192,3 +192,32 @@ def test_make_an_event_from_a_page(ev) -> None:
         == 400
     )  # a plain member has no club to choose: not a valid choice
     assert not Event.objects.filter(name="Sneaky").exists()
+
+
+def _table_button(html: str, table_number: int) -> str:
+    """The label of the button under table ``table_number`` on the event page."""
+    section = html.split(f"<h4>Table {table_number}", 1)[1].split("</li>\n", 1)[0]
+    return section.split('class="button"', 1)[1].split(">", 1)[1].split("<", 1)[0]
+
+
+def test_a_tables_button_says_what_its_reader_can_do_now(ev) -> None:
+    rnd = services.round_seat_next(event=ev.event, user=ev.owner, seed=7)
+    table = rnd.tables.order_by("number").first()
+    first, second = user_at(table, 0), user_at(table, 1)
+    others = set(ev.players) - {s.entry.player.user for s in table.seats.all()}
+    outsider = next(iter(others))
+    url = f"/events/{ev.event.pk}/"
+
+    def label(user) -> str:
+        return _table_button(_client(user).get(url).content.decode(), table.number)
+
+    assert label(first) == "Report the result"
+    assert label(ev.owner) == "Report the result"
+    assert label(outsider) == "Open table"
+    scores = list(range(table.seats.count(), 0, -1))
+    services.table_result_submit(table=table, user=first, scores=scores, confirm_unusual=True)
+    assert label(first) == "Open table"  # one's own result waits for someone else
+    assert label(second) == "Confirm the result"
+    assert label(ev.owner) == "Confirm the result"
+    services.table_result_confirm(table=table, user=second)
+    assert label(first) == label(second) == label(ev.owner) == "Open table"
