@@ -20,9 +20,10 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 
 from analytics import selectors, stat_charts
+from core.chartkit import chart_html
 from core.games import variant_words
 from games.registry import get_engine
-from replays.selectors import PLAY_REAL, record_list, record_row
+from replays.selectors import record_row
 
 
 def _key_figures(figures: dict[str, Any]) -> list[dict[str, Any]]:
@@ -194,7 +195,7 @@ def _charts(figures: dict[str, Any], name: str, has_cards: bool) -> list[dict[st
             ),
         ]
     return [
-        {"heading": h, "words": w, "chart": c, "id": c["id"]}
+        {"heading": h, "words": w, "chart": c, "id": c["id"], "html": chart_html(c)}
         for h, w, c in sections
         if c is not None and c["figure"]["data"]
     ]
@@ -322,11 +323,9 @@ def _statistics_compute(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
         "analytics/_statistics.html", {**context, "engine": engine}
     )
     # Real play only, as every figure of "real play": the list links to the simulated.
-    records = record_list(game=slug, play=PLAY_REAL).defer("events")  # prints no events
-    if chosen:
-        records = records.filter(pk__in=selectors.variant_record_ids(variant=chosen["key"]))
+    records = selectors.recent_real_records(game=slug, variant=chosen["key"] if chosen else None)
     context["records_html"] = render_to_string(
-        "analytics/_records.html", {"rows": [record_row(r) for r in records[:10]]}
+        "analytics/_records.html", {"rows": [record_row(r) for r in records]}
     )
     # A record's ingest updates its game summary and its snapshots in one transaction,
     # so the version above covers the summary too.
