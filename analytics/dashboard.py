@@ -296,9 +296,9 @@ def dashboard_warm(*, game: str) -> None:
 def _statistics_compute(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
     slug = engine.slug
     filters = dict(filters)
+    found, clubs = selectors.game_statistics_choices(game=slug)
     variants = [
-        {**v, "words": variant_words(slug, v["options"]) or "the standard rules"}
-        for v in selectors.game_statistics_variants(game=slug)
+        {**v, "words": variant_words(slug, v["options"]) or "the standard rules"} for v in found
     ]
     if filters.get("variant") and filters["variant"] not in {v["key"] for v in variants}:
         filters.pop("variant")
@@ -310,7 +310,7 @@ def _statistics_compute(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
         "variants": variants,
         "chosen": chosen,
         "filters": filters,
-        "clubs": selectors.game_statistics_clubs(game=slug),
+        "clubs": clubs,
         "real_choice": {True: "real", False: "simulated"}.get(filters.get("real"), ""),
         "key_figures": _key_figures(figures),
         "balance_rows": _balance_rows(figures),

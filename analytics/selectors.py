@@ -223,18 +223,66 @@ def game_statistics_variants(*, game: str) -> list[dict[str, Any]]:
         .annotate(records=Sum("records"))
         .order_by("-records", "variant")
     )
-    variants = []
-    for row in rows:
-        # [:1] without an order: the (game, variant) index finds any one row at once,
-        # where .first() would order by id and walk the records.
-        sample = list(
-            RecordFacts.objects.filter(game=game, variant=row["variant"])
-            .order_by()
-            .values_list("record__options", flat=True)[:1]
-        )
-        options = sample[0] if sample else {}
-        variants.append({"key": row["variant"], "records": row["records"], "options": options})
-    return variants
+    return [
+        {
+            "key": row["variant"],
+            "records": row["records"],
+            "options": variant_options(game=game, variant=row["variant"]),
+        }
+        for row in rows
+    ]
+
+
+# A variant's key is a hash of its options (replays.giftlog.options_key), so the options
+# read for a key never change: kept in the process, a dashboard computed again reads none.
+_VARIANT_OPTIONS: dict[tuple[str, str], dict[str, Any]] = {}
+_VARIANT_OPTIONS_KEPT = 1024
+
+
+def variant_options(*, game: str, variant: str) -> dict[str, Any]:
+    """The options of one rules variant of ``game`` (those of any one of its records)."""
+    found = _VARIANT_OPTIONS.get((game, variant))
+    if found is not None:
+        return found
+    # [:1] without an order: the (game, variant) index finds any one row at once,
+    # where .first() would order by id and walk the records.
+    sample = list(
+        RecordFacts.objects.filter(game=game, variant=variant)
+        .order_by()
+        .values_list("record__options", flat=True)[:1]
+    )
+    if not sample:
+        return {}
+    if len(_VARIANT_OPTIONS) >= _VARIANT_OPTIONS_KEPT:
+        _VARIANT_OPTIONS.clear()
+    _VARIANT_OPTIONS[(game, variant)] = sample[0]
+    return sample[0]
+
+
+def game_statistics_choices(*, game: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """What the dashboard's form offers: :func:`game_statistics_variants` and
+    :func:`game_statistics_clubs` together, from one read of the snapshots' scopes.
+
+    A first visit of a dashboard is mostly round trips to the database on a busy
+    machine: one query for both (a few hundred short rows), and each variant's options
+    from :func:`variant_options`.
+    """
+    records: dict[str, int] = {}
+    clubs: set[str] = set()
+    everything = StatisticsSnapshot.ALL
+    scopes = StatisticsSnapshot.objects.filter(game=game).values_list(
+        "variant", "club", "month", "records"
+    )
+    for variant, club, month, count in scopes:
+        if club == everything and month == everything:
+            records[variant] = records.get(variant, 0) + count
+        elif club not in (everything, ""):
+            clubs.add(club)
+    variants = [
+        {"key": key, "records": count, "options": variant_options(game=game, variant=key)}
+        for key, count in sorted(records.items(), key=lambda item: (-item[1], item[0]))
+    ]
+    return variants, sorted(clubs)
 
 
 def simulation_jobs_recent(*, game: str, limit: int = 5) -> list[Any]:

@@ -124,3 +124,17 @@ def test_the_recent_records_are_the_records_pages_latest_real_games(make_documen
     assert [
         record_row(r) for r in selectors.recent_real_records(game="secret_santa", variant=variant)
     ] == [record_row(r) for r in in_variant[:10]]
+
+
+def test_the_forms_choices_read_at_once_are_the_variants_and_clubs(make_document):
+    """game_statistics_choices (one query) gives what the two selectors it replaced gave."""
+    for seed, club in ((81, "North Pier"), (82, "South Quay"), (83, ""), (84, "North Pier")):
+        document = make_document("gift_swap", seed=seed)
+        record_submit(document={**document, "meta": {"club": club} if club else {}})
+    selectors._VARIANT_OPTIONS.clear()
+    variants, clubs = selectors.game_statistics_choices(game="gift_swap")
+    assert clubs == selectors.game_statistics_clubs(game="gift_swap")
+    assert clubs == ["North Pier", "South Quay"]
+    assert variants == selectors.game_statistics_variants(game="gift_swap")
+    assert sum(v["records"] for v in variants) == 4
+    assert selectors.game_statistics_choices(game="secret_santa") == ([], [])
