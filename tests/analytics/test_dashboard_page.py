@@ -138,3 +138,30 @@ def test_the_forms_choices_read_at_once_are_the_variants_and_clubs(make_document
     assert variants == selectors.game_statistics_variants(game="gift_swap")
     assert sum(v["records"] for v in variants) == 4
     assert selectors.game_statistics_choices(game="secret_santa") == ([], [])
+
+
+def test_filters_share_the_recent_records_of_a_version_and_never_an_older_one(
+    client, make_document, monkeypatch
+):
+    """The "Recent records" table is rendered once per snapshot version for every filter;
+    a record that lands changes the version, and the next filter's first visit shows it."""
+    from django.core.cache import cache
+
+    cache.clear()
+    monkeypatch.setattr("analytics.services.dashboard_warm", lambda *, game: None)
+    record_submit(document=make_document(seed=91))
+    assert client.get("/games/secret_santa/").status_code == 200  # computes the table
+
+    def refuse(**kwargs: Any) -> None:
+        raise AssertionError("the recent records were read again at the same version")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(selectors, "recent_real_records", refuse)
+        page = client.get("/games/secret_santa/?players=4&real=real")  # a filter's first visit
+        assert page.status_code == 200
+    newer = make_document(seed=92)
+    record_submit(document=newer)  # a new version: nothing rendered (no warm-up)
+    html = client.get("/games/secret_santa/?players=5").content.decode()
+    recent = html.split("<h2>Recent records</h2>")[1]  # the records table, nothing else
+    for name in newer["players"]:
+        assert name in recent
