@@ -20,9 +20,10 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 
 from analytics import selectors, stat_charts
+from core.chartkit import chart_html
 from core.games import variant_words
 from games.registry import get_engine
-from replays.selectors import PLAY_REAL, record_list, record_row
+from replays.selectors import record_row
 
 
 def _key_figures(figures: dict[str, Any]) -> list[dict[str, Any]]:
@@ -194,7 +195,7 @@ def _charts(figures: dict[str, Any], name: str, has_cards: bool) -> list[dict[st
             ),
         ]
     return [
-        {"heading": h, "words": w, "chart": c, "id": c["id"]}
+        {"heading": h, "words": w, "chart": c, "id": c["id"], "html": chart_html(c)}
         for h, w, c in sections
         if c is not None and c["figure"]["data"]
     ]
@@ -228,7 +229,7 @@ def statistics_context(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
     cached = cache.get(key)
     if cached is not None and cached[0] == version:
         return cached[1]
-    context = _statistics_compute(engine, filters)
+    context = _statistics_compute(engine, filters, version=version)
     cache.set(key, (version, context), STATISTICS_CACHE_SECONDS)
     return context
 
@@ -292,12 +293,38 @@ def dashboard_warm(*, game: str) -> None:
         statistics_context(engine, filters)
 
 
-def _statistics_compute(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
+def _records_key(slug: str, variant: str | None) -> str:
+    return f"dashboard-records:{slug}:{variant or '*'}"
+
+
+def _records_html(slug: str, variant: str | None, version: str | None) -> str:
+    """The "Recent records" table, shared by every filter of the game at one version.
+
+    It depends on the game and the rules variant only, not on the other filters, so a
+    filtered view computed after the default one (by the ingest task or a visitor) at
+    the same snapshot version reads it instead of rendering it again (about 40% of a
+    cold visit's CPU). Kept with the version, as the statistics part: never older.
+    """
+    key = _records_key(slug, variant)
+    if version is not None:
+        cached = cache.get(key)
+        if cached is not None and cached[0] == version:
+            return str(cached[1])
+    records = selectors.recent_real_records(game=slug, variant=variant)
+    html = render_to_string("analytics/_records.html", {"rows": [record_row(r) for r in records]})
+    if version is not None:
+        cache.set(key, (version, html), STATISTICS_CACHE_SECONDS)
+    return html
+
+
+def _statistics_compute(
+    engine: Any, filters: dict[str, Any], *, version: str | None = None
+) -> dict[str, Any]:
     slug = engine.slug
     filters = dict(filters)
+    found, clubs = selectors.game_statistics_choices(game=slug)
     variants = [
-        {**v, "words": variant_words(slug, v["options"]) or "the standard rules"}
-        for v in selectors.game_statistics_variants(game=slug)
+        {**v, "words": variant_words(slug, v["options"]) or "the standard rules"} for v in found
     ]
     if filters.get("variant") and filters["variant"] not in {v["key"] for v in variants}:
         filters.pop("variant")
@@ -309,7 +336,7 @@ def _statistics_compute(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
         "variants": variants,
         "chosen": chosen,
         "filters": filters,
-        "clubs": selectors.game_statistics_clubs(game=slug),
+        "clubs": clubs,
         "real_choice": {True: "real", False: "simulated"}.get(filters.get("real"), ""),
         "key_figures": _key_figures(figures),
         "balance_rows": _balance_rows(figures),
@@ -322,12 +349,7 @@ def _statistics_compute(engine: Any, filters: dict[str, Any]) -> dict[str, Any]:
         "analytics/_statistics.html", {**context, "engine": engine}
     )
     # Real play only, as every figure of "real play": the list links to the simulated.
-    records = record_list(game=slug, play=PLAY_REAL).defer("events")  # prints no events
-    if chosen:
-        records = records.filter(pk__in=selectors.variant_record_ids(variant=chosen["key"]))
-    context["records_html"] = render_to_string(
-        "analytics/_records.html", {"rows": [record_row(r) for r in records[:10]]}
-    )
+    context["records_html"] = _records_html(slug, chosen["key"] if chosen else None, version)
     # A record's ingest updates its game summary and its snapshots in one transaction,
     # so the version above covers the summary too.
     context["summary"] = selectors.game_summary_get(game=slug)

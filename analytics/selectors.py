@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Avg, Count, Max, Min, Q, QuerySet, Sum
+import orjson
+from django.db.models import Avg, Count, Max, Min, Prefetch, Q, QuerySet, Sum, TextField
+from django.db.models.functions import Cast
 
 from analytics.models import (
     GameSummary,
@@ -66,6 +68,34 @@ def game_variants(*, game: str) -> list[dict[str, Any]]:
 def variant_record_ids(*, variant: str) -> QuerySet[PlayerResult]:
     """The ids of the records played under one rules variant (a subquery, not a list)."""
     return PlayerResult.objects.filter(variant=variant, seat=0).values("record")
+
+
+# What ``replays.selectors.record_row`` reads of a record: its log and its replay facts
+# (the largest columns) are never read.
+_RECENT_FIELDS = (
+    "id", "game", "kind", "options", "meta", "result", "num_events", "played_at",
+    "simulated", "created_at",
+)  # fmt: skip
+
+
+def recent_real_records(*, game: str, variant: str | None = None, limit: int = 10) -> list[Record]:
+    """The game's latest records of real play (one rules variant's with ``variant``), newest
+    first as the records page orders them, for the dashboard's "Recent records" table.
+
+    ``replays.selectors.record_list`` with only the columns the table shows, and the seats
+    read in their own order: the seats' default order (by record, then seat) joins the
+    records again to sort by the records' order, a third of a first visit's time.
+    """
+    seats = Seat.objects.select_related("player").order_by("record_id", "seat")
+    records = (
+        Record.objects.filter(game=game, simulated=False)
+        .only(*_RECENT_FIELDS)
+        .order_by("-created_at", "-id")
+        .prefetch_related(Prefetch("seats", queryset=seats.only("record", "seat", "player__name")))
+    )
+    if variant is not None:
+        records = records.filter(pk__in=variant_record_ids(variant=variant))
+    return list(records[:limit])
 
 
 def variant_players(*, game: str, variant: str) -> list[dict[str, Any]]:
@@ -133,8 +163,11 @@ def game_statistics(
     if real is not None:
         rows = rows.filter(simulated=not real)
     grouped: dict[bool, dict[int, list[dict[str, Any]]]] = {False: {}, True: {}}
-    for simulated, n, counters in rows.values_list("simulated", "num_players", "counters"):
-        grouped[simulated].setdefault(n, []).append(counters)
+    # The counters as the database's text, parsed by orjson: a filter over months reads
+    # hundreds of rows, and JSONField's json.loads was a third of reading them.
+    text = Cast("counters", TextField())
+    for simulated, n, counters in rows.values_list("simulated", "num_players", text):
+        grouped[simulated].setdefault(n, []).append(orjson.loads(counters))
     sides = {}
     for simulated, name in ((False, "real"), (True, "simulated")):
         if real is not None and real == simulated:
@@ -190,18 +223,66 @@ def game_statistics_variants(*, game: str) -> list[dict[str, Any]]:
         .annotate(records=Sum("records"))
         .order_by("-records", "variant")
     )
-    variants = []
-    for row in rows:
-        # [:1] without an order: the (game, variant) index finds any one row at once,
-        # where .first() would order by id and walk the records.
-        sample = list(
-            RecordFacts.objects.filter(game=game, variant=row["variant"])
-            .order_by()
-            .values_list("record__options", flat=True)[:1]
-        )
-        options = sample[0] if sample else {}
-        variants.append({"key": row["variant"], "records": row["records"], "options": options})
-    return variants
+    return [
+        {
+            "key": row["variant"],
+            "records": row["records"],
+            "options": variant_options(game=game, variant=row["variant"]),
+        }
+        for row in rows
+    ]
+
+
+# A variant's key is a hash of its options (replays.giftlog.options_key), so the options
+# read for a key never change: kept in the process, a dashboard computed again reads none.
+_VARIANT_OPTIONS: dict[tuple[str, str], dict[str, Any]] = {}
+_VARIANT_OPTIONS_KEPT = 1024
+
+
+def variant_options(*, game: str, variant: str) -> dict[str, Any]:
+    """The options of one rules variant of ``game`` (those of any one of its records)."""
+    found = _VARIANT_OPTIONS.get((game, variant))
+    if found is not None:
+        return found
+    # [:1] without an order: the (game, variant) index finds any one row at once,
+    # where .first() would order by id and walk the records.
+    sample = list(
+        RecordFacts.objects.filter(game=game, variant=variant)
+        .order_by()
+        .values_list("record__options", flat=True)[:1]
+    )
+    if not sample:
+        return {}
+    if len(_VARIANT_OPTIONS) >= _VARIANT_OPTIONS_KEPT:
+        _VARIANT_OPTIONS.clear()
+    _VARIANT_OPTIONS[(game, variant)] = sample[0]
+    return sample[0]
+
+
+def game_statistics_choices(*, game: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """What the dashboard's form offers: :func:`game_statistics_variants` and
+    :func:`game_statistics_clubs` together, from one read of the snapshots' scopes.
+
+    A first visit of a dashboard is mostly round trips to the database on a busy
+    machine: one query for both (a few hundred short rows), and each variant's options
+    from :func:`variant_options`.
+    """
+    records: dict[str, int] = {}
+    clubs: set[str] = set()
+    everything = StatisticsSnapshot.ALL
+    scopes = StatisticsSnapshot.objects.filter(game=game).values_list(
+        "variant", "club", "month", "records"
+    )
+    for variant, club, month, count in scopes:
+        if club == everything and month == everything:
+            records[variant] = records.get(variant, 0) + count
+        elif club not in (everything, ""):
+            clubs.add(club)
+    variants = [
+        {"key": key, "records": count, "options": variant_options(game=game, variant=key)}
+        for key, count in sorted(records.items(), key=lambda item: (-item[1], item[0]))
+    ]
+    return variants, sorted(clubs)
 
 
 def simulation_jobs_recent(*, game: str, limit: int = 5) -> list[Any]:

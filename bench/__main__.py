@@ -1,6 +1,6 @@
 """python -m bench: every figure of the performance issue, each against its reference.
 
-    .venv/bin/python -m bench [--quick] [--json out.json]
+    .venv/bin/python -m bench [--quick] [--json out.json] [--skip GROUPS | --only GROUPS]
 
 Runs against PostgreSQL (``DATABASE_URL``'s server): it creates its own
 database (``giftbox_bench``, or ``BENCH_DATABASE`` so that two people can run it
@@ -41,6 +41,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes, short runs")
     parser.add_argument("--json", type=Path, help="write the rows here as JSON")
     parser.add_argument("--skip", default="", help="comma-separated groups to skip")
+    parser.add_argument(
+        "--only",
+        default="",
+        help=f"comma-separated groups to run, the others skipped ({', '.join(GROUPS)})",
+    )
     args = parser.parse_args()
     server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     if not server.startswith("postgres"):
@@ -86,6 +91,15 @@ def main() -> None:
 
     quick = args.quick
     skip = set(filter(None, args.skip.split(",")))
+    only = set(filter(None, args.only.split(",")))
+    if only - set(GROUPS):
+        parser.error(f"unknown groups: {', '.join(sorted(only - set(GROUPS)))}")
+    if only:
+        # "viewer" is both halves, "viewer-replay" and "viewer-dashboard" one each.
+        halves = {"viewer-replay", "viewer-dashboard"}
+        keep = only | ({"viewer"} if only & halves else set())
+        keep |= halves if "viewer" in only else set()
+        skip |= set(GROUPS) - keep
     rows: list[dict] = []
     started = time.perf_counter()
     try:
@@ -118,7 +132,7 @@ def main() -> None:
             )
             with servers.Gunicorn(env, workers=2) as web:
                 rows += figures.dashboard_rows(workdir, web.port, 10 if quick else 40, count)
-        if "viewer" not in skip:
+        if "viewer" not in skip and "viewer-replay" not in skip:
             from bench import viewer
 
             figures.records_reset()
@@ -162,6 +176,12 @@ def main() -> None:
     print(f"({time.perf_counter() - started:.0f} s; {'quick' if quick else 'full'} run)")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
+
+
+GROUPS = (
+    "engine", "analysis", "import", "http", "memory", "dashboard", "viewer", "viewer-replay",
+    "viewer-dashboard", "freshness", "ingest", "background", "ratings",
+)  # fmt: skip
 
 
 def figures_dsn(env: dict[str, str]) -> str:

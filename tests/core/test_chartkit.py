@@ -100,3 +100,69 @@ def test_hover_sentences_are_broken_into_lines_that_fit_a_phone():
     assert "%{y:.0%}" in body, "placeholders are never split"
     assert "%{x}" in body
     assert all(len(line) <= 44 for line in body.split("<br>"))
+
+
+def _json_scripts(html: str) -> tuple[str, list[object]]:
+    """The markup with each JSON script's body taken out, and those bodies parsed."""
+    import json
+    import re
+
+    bodies: list[object] = []
+
+    def take(match: re.Match[str]) -> str:
+        bodies.append(json.loads(match.group(2)))
+        return match.group(1) + "</script>"
+
+    pattern = r'(<script id="[^"]*" type="application/json">)(.*?)</script>'
+    return re.sub(pattern, take, html, flags=re.S), bodies
+
+
+def test_chart_html_is_the_chart_partial_without_the_template_engine():
+    """The dashboard builds each chart's markup in Python (chart_html): the same markup
+    as core/_chart.html, text escaped the same way, the same data in the scripts (only the
+    JSON's spacing differs), and nothing in the JSON can close its script."""
+    from django.template.loader import render_to_string
+
+    from core.chartkit import chart_html
+
+    made = chart(
+        chart_id="odd-names",
+        title='Wins & "losses" of <b>Ana</b>',
+        traces=[
+            {
+                "type": "bar",
+                "name": "</script><script>alert(1)</script>",
+                "x": ["Ana & Ben", "Cy's"],
+                "y": [0.25, 1e-05],
+                "hovertext": ["a <i>long</i> sentence " * 5, "x"],
+                "hoverinfo": "text",
+            }
+        ],
+        x_title="who",
+        y_title="share",
+        csv_header=["who", "share"],
+        csv_rows=[["</script>", 0.1], ["Ana & Ben", None]],
+        description='What "share" <means> & why',
+    )
+    ours = str(chart_html(made))
+    theirs = render_to_string("core/_chart.html", {"chart": made})
+    assert ours.count("</script>") == 2  # the figure's and the CSV's own ends, no other
+    assert _json_scripts(ours) == _json_scripts(theirs)
+    assert _json_scripts(ours)[1] == [made["figure"], made["csv"]]
+    no_description = {**made, "description": ""}
+    assert _json_scripts(str(chart_html(no_description))) == _json_scripts(
+        render_to_string("core/_chart.html", {"chart": no_description})
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["plain words  with  doubled spaces ", " a ", "one", "", "50% & more", "a}b c>d"],
+)
+def test_plain_words_split_as_the_character_walk_splits_them(text):
+    """The shortcut for text without markup gives the walk's words."""
+    from core import chartkit
+
+    assert chartkit._markup_words(text) == chartkit._markup_words_walk(text)
+    marked = chartkit._markup_words("%{y:.0%} of <b>bold move</b>")
+    assert marked == ["%{y:.0%}", "of", "<b>bold", "move</b>"]
