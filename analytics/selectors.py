@@ -188,6 +188,20 @@ def game_statistics(
     }
 
 
+def game_ingest_follows(*, game: str, stored_since: Any) -> bool:
+    """Whether records of ``game`` stored since ``stored_since`` still wait for their ingest.
+
+    One indexed probe (``game``, ``created_at``): a quarantined record waits for its retry,
+    not for an ingest already queued, so it does not count.
+    """
+    return Record.objects.filter(
+        game=game,
+        created_at__gte=stored_since,
+        player_results__isnull=True,
+        ingest_quarantine__isnull=True,
+    ).exists()
+
+
 def game_statistics_version(*, game: str) -> str:
     """Changes whenever a snapshot of the game does: rows, and the last time one changed."""
     row = StatisticsSnapshot.objects.filter(game=game).aggregate(

@@ -11,6 +11,7 @@ import http.client
 import os
 import re
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -95,12 +96,21 @@ class Gunicorn(Server):
 
 
 class CeleryWorker:
-    def __init__(self, env: dict[str, str], queues: str) -> None:
+    """A Celery worker on ``queues``: one process (``--pool=solo``), or, given
+    ``concurrency``, the prefork pool compose runs (``--concurrency`` processes)."""
+
+    def __init__(self, env: dict[str, str], queues: str, *, concurrency: int | None = None) -> None:
         self.env = {**env, "DJANGO_SETTINGS_MODULE": "config.settings"}
         self.queues = queues
+        self.concurrency = concurrency
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> CeleryWorker:
+        pool = (
+            ["--pool=solo"]
+            if self.concurrency is None
+            else ["--pool=prefork", f"--concurrency={self.concurrency}"]
+        )
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -109,7 +119,7 @@ class CeleryWorker:
                 "-A",
                 "config",
                 "worker",
-                "--pool=solo",
+                *pool,
                 "--without-gossip",
                 "--without-mingle",
                 "--loglevel=WARNING",
@@ -120,6 +130,7 @@ class CeleryWorker:
             env=self.env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its pool's children are stopped with it
         )
         time.sleep(4)  # connected and consuming
         return self
@@ -130,7 +141,8 @@ class CeleryWorker:
             try:
                 self.process.wait(timeout=20)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
 
 
 def get(

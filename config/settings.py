@@ -351,6 +351,11 @@ BACKGROUND_URGENT = ("analytics.record_ingest",)
 # a game's analysis is a minute of work, an ingest must reach its leaderboard in seconds.
 BACKGROUND_LOW = ("analytics.record_analyse", "analytics.skill_figures_refresh")
 BACKGROUND_LAST = ("replays.records_viewer_warm",)
+# The pool yields to requests: a task that is not urgent starts once no request ran for
+# BACKGROUND_QUIET_SECONDS (a bulk import's batches wait for its last answer instead of
+# slowing each request), or after BACKGROUND_QUIET_MAX_SECONDS of waiting.
+BACKGROUND_QUIET_SECONDS = float(os.environ.get("BACKGROUND_QUIET_SECONDS", "0.3"))
+BACKGROUND_QUIET_MAX_SECONDS = float(os.environ.get("BACKGROUND_QUIET_MAX_SECONDS", "30"))
 BACKGROUND_SWEEPS = (
     "dispatch-pending-announcements",
     "import-jobs-sweep",
@@ -388,7 +393,13 @@ CELERY_SIMULATIONS_QUEUE = os.environ.get("CELERY_SIMULATIONS_QUEUE", "simulatio
 # Analysis of games (a minute of playouts a game) on a queue of its own, read by its own
 # workers (compose's ``analyst``): it never waits in front of an ingest or a leaderboard.
 CELERY_ANALYSIS_QUEUE = os.environ.get("CELERY_ANALYSIS_QUEUE", "analysis")
+# The replays' preparation of long records (replays.viewer_warm: seconds of work for a
+# bulk batch, only a speed-up) on a queue of its own, read by the analysts: on the
+# default queue it held the worker between single uploads' ingests, on the importers'
+# it would hold a bulk import's ingest back (docs/operations.md, "Queues").
+CELERY_REPLAYS_QUEUE = os.environ.get("CELERY_REPLAYS_QUEUE", "replays")
 CELERY_TASK_ROUTES = {
+    "replays.records_viewer_warm": {"queue": CELERY_REPLAYS_QUEUE},
     "analytics.simulation_run": {"queue": CELERY_SIMULATIONS_QUEUE},
     "analytics.record_analyse": {"queue": CELERY_ANALYSIS_QUEUE},
     "analytics.skill_figures_refresh": {"queue": CELERY_ANALYSIS_QUEUE},

@@ -23,6 +23,10 @@ BACKGROUND_WORKERS = 0
 # No sweeps of their own in a test's pool (a thread that outlives the test): the tests of
 # the sweeps call core.background.sweeps_due themselves.
 BACKGROUND_SWEEPS = ()
+# The pool starts a task at once, without waiting for a quiet moment between requests:
+# a test's requests come back to back, and the order its tasks run in is what it checks;
+# the tests of that wait set it themselves (tests/core/test_background_quiet.py).
+BACKGROUND_QUIET_SECONDS = 0
 # Each test run its own cache: a Redis cache shared with other runs would carry
 # throttle counts and cached replays from one test database into another.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

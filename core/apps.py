@@ -1,14 +1,21 @@
 from typing import Any
 
 from django.apps import AppConfig
-from django.core.signals import request_started
+from django.core.signals import request_finished, request_started
 
 
 def _serving(**kwargs: Any) -> None:
-    from core.background import serving_mark, sweeps_start
+    from core.background import request_began, serving_mark, sweeps_start
 
     serving_mark()
     sweeps_start()
+    request_began()
+
+
+def _served(**kwargs: Any) -> None:
+    from core.background import request_ended
+
+    request_ended()
 
 
 class CoreConfig(AppConfig):
@@ -20,3 +27,6 @@ class CoreConfig(AppConfig):
         # requests, and there is no beat: its first request starts the sweeps there
         # (core.background).
         request_started.connect(_serving, dispatch_uid="core.background.serving")
+        # And its pool waits for a quiet moment between requests before a task that is
+        # not urgent (core.background.quiet_wait).
+        request_finished.connect(_served, dispatch_uid="core.background.served")

@@ -25,6 +25,15 @@ Tasks named in ``BACKGROUND_LAST`` (the replays' preparation, only a speed-up) w
 behind every other: a bulk import's long games would otherwise hold its ingest back for
 many times the import's own time.
 
+The pool yields to requests: a task that is not urgent starts only once no request has
+run in this process for ``BACKGROUND_QUIET_SECONDS`` (core.apps tells it when requests
+begin and end: :func:`request_began`, :func:`request_ended`), or after it waited
+``BACKGROUND_QUIET_MAX_SECONDS`` (a server never quiet still gets its work done). The
+pool's thread and the requests share one interpreter lock and, on SQLite, one writer: a
+bulk import's ingest batches run between its requests would slow each request by the
+batch in hand (an embedded import took 4x the import alone), so they wait for the
+import's last answer; a single upload's ingest does not wait.
+
 Work in the pool lives as long as the process: a job cut short by a restart stays
 unfinished, as one is when a worker dies; tasks must be idempotent so that sending
 them again finishes the work. Without a broker there is no beat either, so the pool
@@ -65,6 +74,10 @@ _pending_by_name: dict[str, int] = {}
 _low_tasks: queue.Queue[_Entry] = queue.Queue()
 _low_threads: list[threading.Thread] = []
 _pending_low = 0
+# Requests of this process in flight, and when the last one ended (time.monotonic()).
+_requests = threading.Condition(threading.Lock())
+_requests_active = 0
+_requests_ended_at = 0.0
 
 
 class BackgroundFull(RuntimeError):
@@ -196,6 +209,9 @@ def task_submit(
             _threads.append(thread)
         rank = _rank(name)
         _tasks.put((rank, next(_arrivals), name, dict(kwargs), then))
+    if rank == 0:
+        with _requests:
+            _requests.notify_all()  # a task waiting for a quiet moment steps aside
 
 
 def _rank(name: str) -> int:
@@ -204,16 +220,74 @@ def _rank(name: str) -> int:
     return 2 if name in getattr(settings, "BACKGROUND_LAST", ()) else 1
 
 
+def _urgent_waiting() -> bool:
+    with _tasks.mutex:
+        return bool(_tasks.queue) and _tasks.queue[0][0] == 0
+
+
 def _work() -> None:
     while True:
-        _rank, _arrival, name, kwargs, then = _tasks.get()
+        entry = _tasks.get()
+        if entry[0] > 0:
+            quiet_wait(interrupt=_urgent_waiting)
+            if _urgent_waiting():  # it came while this one waited: it goes first
+                _tasks.put(entry)
+                continue
+        _rank, _arrival, name, kwargs, then = entry
         _run(name, kwargs, then)
 
 
 def _work_low() -> None:
     while True:
         _rank, _arrival, name, kwargs, then = _low_tasks.get()
+        quiet_wait()
         _run(name, kwargs, then, low=True)
+
+
+# --- yielding to requests ------------------------------------------------------------------
+
+
+def request_began() -> None:
+    """A request of this process began (``core.apps``, on ``request_started``)."""
+    global _requests_active
+    with _requests:
+        _requests_active += 1
+
+
+def request_ended() -> None:
+    """A request of this process ended (``core.apps``, on ``request_finished``)."""
+    global _requests_active, _requests_ended_at
+    with _requests:
+        _requests_active = max(0, _requests_active - 1)
+        _requests_ended_at = time.monotonic()
+        _requests.notify_all()
+
+
+def quiet_wait(*, interrupt: Callable[[], bool] | None = None) -> float:
+    """Wait for a quiet moment: no request in flight for ``BACKGROUND_QUIET_SECONDS``.
+
+    Gives up after ``BACKGROUND_QUIET_MAX_SECONDS``, or as soon as ``interrupt()`` is true
+    (an urgent task arrived). Returns the seconds waited. The pool's threads call it
+    before each task but the urgent ones (see the module).
+    """
+    quiet = float(getattr(settings, "BACKGROUND_QUIET_SECONDS", 0.3))
+    most = float(getattr(settings, "BACKGROUND_QUIET_MAX_SECONDS", 30))
+    started = time.monotonic()
+    if quiet <= 0:
+        return 0.0
+    with _requests:
+        while True:
+            now = time.monotonic()
+            left = most - (now - started)
+            if left <= 0 or (interrupt is not None and interrupt()):
+                break
+            if _requests_active == 0:
+                idle = now - _requests_ended_at
+                if idle >= quiet:
+                    break
+                left = min(left, quiet - idle)
+            _requests.wait(left)
+    return time.monotonic() - started
 
 
 def _run(

@@ -72,6 +72,10 @@ def test_a_single_uploads_ingest_never_shares_a_worker_with_bulk_batches():
     }
     assert {name for name in readers if single in _queues_read(name)} == {"worker"}
     assert {name for name in readers if bulk in _queues_read(name)} == {"importer"}
+    # The replays' preparation (seconds a bulk batch) never holds either of them back.
+    prepare = queue_of("replays.records_viewer_warm")
+    assert {name for name in readers if prepare in _queues_read(name)} == {"analyst"}
     # As docs/operations.md documents them.
     assert "-Q giftbox,analytics " in OPERATIONS
     assert "-Q imports,analytics_bulk " in OPERATIONS
+    assert "-Q analysis,replays " in OPERATIONS

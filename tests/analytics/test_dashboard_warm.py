@@ -95,3 +95,47 @@ def test_the_ingest_task_renders_the_pages_itself_after_its_commit(
         page = client.get(path)
         assert page.status_code == 200, path
         assert b"2 real games recorded" in page.content, path
+
+
+def _stored_unannounced(documents: list[dict]) -> list[int]:
+    """Store the documents as a bulk import does, their ingest not run yet (held back)."""
+    import json
+    from unittest import mock
+
+    from replays import outbox
+    from replays.bulk import records_import
+
+    lines = [(n, json.dumps(d).encode()) for n, d in enumerate(documents, start=1)]
+    with mock.patch.object(outbox, "announcements_dispatch", return_value=0):
+        return [o.record_id for o in records_import(lines) if o.status == "stored"]
+
+
+def test_a_batch_leaves_the_warm_up_to_the_ingest_of_the_games_last_waiting_records(
+    make_document, monkeypatch
+):
+    """A bulk import's batches: a page rendered after each batch is out of date at the
+    next one's commit, and rendering every game's pages cost more than the batch."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from analytics import services
+    from replays.models import Record
+
+    warmed: list[str] = []
+    monkeypatch.setattr(services, "dashboard_warm", lambda *, game: warmed.append(game))
+    first, second, third = _stored_unannounced([make_document(seed=s) for s in (61, 62, 63)])
+    tasks.records_ingest(record_ids=[first])
+    assert warmed == []  # two records of the game still wait: the last batch renders
+    tasks.records_ingest(record_ids=[second])
+    assert warmed == []
+    tasks.records_ingest(record_ids=[third])
+    assert warmed == ["secret_santa"]
+    # A record long stored and still waiting (its message lost: the sweep's business)
+    # holds no warm-up back.
+    late, recent = _stored_unannounced([make_document(seed=s) for s in (64, 65)])
+    Record.objects.filter(pk=late).update(
+        created_at=timezone.now() - timedelta(seconds=services.WARM_DEFER_SECONDS + 60)
+    )
+    tasks.records_ingest(record_ids=[recent])
+    assert warmed == ["secret_santa", "secret_santa"]

@@ -15,7 +15,7 @@ import pytest
 from analytics import services
 from analytics.models import GameSummary, PlayerResult
 from core import background
-from replays import outbox
+from replays import imports, outbox
 from replays.bulk import records_import
 from replays.models import Announcement, Record
 
@@ -83,21 +83,36 @@ def test_a_bulk_import_answers_before_its_ingest_runs(
 
 
 def test_an_import_job_answers_at_once_and_its_status_follows_the_analytics(
-    api, make_document, in_process_pool, held_ingest
+    api, make_document, in_process_pool, held_ingest, monkeypatch
 ):
     release, _ran = held_ingest
+    # The job waits until the answer was read: the pool's thread could otherwise import a
+    # chunk between the job's commit and the answer's counts (which read the chunks done),
+    # and the answer said 3 records wait for analytics (a rare failure of this test).
+    answered = threading.Event()
+    job_run = imports.import_job_run
+
+    def held_job_run(*, job_id):
+        assert answered.wait(timeout=60)
+        return job_run(job_id=job_id)
+
+    monkeypatch.setattr(imports, "import_job_run", held_job_run)
     documents = [make_document(seed=320 + k) for k in range(3)]
     response = api.post("/api/imports/", _ndjson(documents), content_type="application/x-ndjson")
     assert response.status_code == 202
     job = response.json()
-    # The job itself waits in the pool too: nothing was imported inside the request.
+    answered.set()
+    # The job itself waits in the pool too: nothing was imported inside the request (it
+    # would have waited for the answer there, 60 s, and then said it was done).
     assert (job["done"], job["stored"], job["analytics_pending"]) == (False, 0, 0)
-    # The job runs (it is not held); its ingest waits, and the status says so.
-    for _ in range(600):
-        status = api.get(f"/api/imports/{job['id']}/").json()
-        if status["done"]:
+    # The job runs; its ingest waits, and the status says so. Read once the job ran: the
+    # test database (SQLite, shared cache) refuses a read while the pool's thread writes
+    # ("table is locked") instead of waiting, and the job's task then failed.
+    for _ in range(1200):
+        if background.background_pending("replays.import_job_run") == 0:
             break
         threading.Event().wait(0.05)
+    status = api.get(f"/api/imports/{job['id']}/").json()
     assert (status["done"], status["stored"], status["analytics_pending"]) == (True, 3, 3)
     release.set()
     assert background.background_wait(timeout=120)

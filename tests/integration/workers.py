@@ -78,6 +78,7 @@ def worker_env(*, broker: str, queue: str, **extra: str) -> dict[str, str]:
         "CELERY_IMPORTS_QUEUE": queue,
         "CELERY_SIMULATIONS_QUEUE": queue,
         "CELERY_ANALYSIS_QUEUE": queue,
+        "CELERY_REPLAYS_QUEUE": queue,
         **extra,
     }
 
