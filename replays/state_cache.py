@@ -128,8 +128,13 @@ def _unbundle(saved: bytes) -> tuple[Any, list[dict[str, Any]]]:
 
 def _saved(record: Record, base: int) -> bytes | None:
     """The bundle kept after ``base`` events: from the cache, else from the database
-    (``replays.replay_store``: the record's snapshots are then all put back in the cache,
-    so its next steps read the cache), else None."""
+    (``replays.replay_store``; then put back in the cache, so the next steps up to the
+    next snapshot read the cache), else None (a row holding fewer is no row for it).
+
+    Only that bundle is put back: the row holds all of them, but writing the 72 of the
+    longest game to the cache took as long as the rest of the visit (a pipeline of 145
+    commands), and a later step elsewhere in the game reads the row again in one query.
+    """
     if not base:
         return None
     saved = cache.get(_key(record, base))
@@ -140,17 +145,20 @@ def _saved(record: Record, base: int) -> bytes | None:
     )
     if not bundles:
         return None
-    found = {EVERY * (index + 1): bundle for index, bundle in enumerate(bundles)}
-    cache.set_many({_key(record, count): bundle for count, bundle in found.items()}, TIMEOUT)
-    return found.get(base)
+    index = base // EVERY - 1
+    if index >= len(bundles):  # kept by a visitor's replay that stopped before it
+        return None
+    cache.set(_key(record, base), bundles[index], TIMEOUT)
+    return bundles[index]
 
 
 def state_after(engine: Engine, record: Record, num_players: int, count: int) -> Any:
     """The state after the first ``count`` events of ``record``.
 
     Trusted replay (``apply_trusted``): a stored record was checked when it was stored.
-    A long record found in neither the cache nor the database is replayed to its end
-    once, and all its snapshots are kept in both (``_replayed_and_stored``).
+    Without a snapshot, the log is replayed from the start, and the snapshots it passes
+    are kept (in the cache, and in the database for a long record: the next visitor
+    of these steps reads them there even after the cache was emptied).
     """
     base = (count // EVERY) * EVERY
     saved = _saved(record, base)
@@ -159,44 +167,26 @@ def state_after(engine: Engine, record: Record, num_players: int, count: int) ->
         for event in following[: count - base]:
             state = engine.apply_trusted(state, event)
         return state
-    if base and replay_store.worth_storing(record.num_events):
-        return _replayed_and_stored(engine, record, num_players, count)
     # Pickled as it is reached: an engine may build the next state in place.
     events = record.events
     state = engine.setup(num_players, record.options)
-    missing: dict[str, bytes] = {}
+    bundles: list[bytes] = []
     for index in range(base):
         state = engine.apply_trusted(state, events[index])
         if (index + 1) % EVERY == 0:
-            missing[_key(record, index + 1)] = _bundle(state, events, index + 1)
-    if missing:
-        cache.set_many(missing, timeout=TIMEOUT)
+            bundles.append(_bundle(state, events, index + 1))
+    _snapshots_keep(record, bundles)
     for index in range(base, count):
         state = engine.apply_trusted(state, events[index])
     return state
 
 
-def _replayed_and_stored(engine: Engine, record: Record, num_players: int, count: int) -> Any:
-    """The state after ``count`` events, replaying the whole log once to keep every
-    snapshot of it in the cache and the database (what the replay's preparation keeps)."""
-    events = record.events
-    state = engine.setup(num_players, record.options)
-    wanted = state if count == 0 else None
-    bundles: list[bytes] = []
-    for index, event in enumerate(events):
-        state = engine.apply_trusted(state, event)
-        if index + 1 == count:  # a copy: the replay goes on and may change it in place
-            wanted = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-        if (index + 1) % EVERY == 0:
-            bundles.append(_bundle(state, events, index + 1))
-    _snapshots_keep(record, bundles)
-    return wanted
-
-
 def _snapshots_keep(record: Record, bundles: list[bytes]) -> None:
-    """Keep a record's bundles (``bundles[i]``: after ``(i + 1) * EVERY`` events) in the
-    cache, and in the database if it is long (``replay_store.worth_storing``; a ``Record``
-    is always a finished game: live games never come here)."""
+    """Keep a record's first bundles (``bundles[i]``: after ``(i + 1) * EVERY`` events)
+    in the cache, and in the database if it is long (``replay_store.worth_storing``; a
+    ``Record`` is always a finished game: live games never come here). A visitor's replay
+    keeps those up to its step (the row then holds a prefix; a later step past it is
+    replayed and stored again), the preparation all of them."""
     if not bundles:
         return
     cache.set_many(
@@ -255,7 +245,7 @@ def position_at(
 
     From the nearest snapshot (the cache's, else the database's) and the events kept with
     it (the log is not read); without one, the log is replayed from the start
-    (``state_after``, which keeps the snapshots it passes, or all of a long record's).
+    (``state_after``, which keeps the snapshots it passes).
     """
     before_count = max(step - 1, 0)
     base = (before_count // EVERY) * EVERY

@@ -88,7 +88,7 @@ def test_the_preparation_stores_one_row_of_snapshots_and_one_timeline_per_viewer
     assert viewers == [StoredTimeline.EVERYONE, *range(PLAYERS)]
 
 
-@pytest.mark.parametrize("step_of", [lambda last: 8 * 5 + 3, lambda last: last - 1])
+@pytest.mark.parametrize("step_of", [lambda last: 8 * 5 + 3, lambda last: last - 2])
 def test_a_first_step_after_the_cache_is_emptied_reads_the_stored_snapshot_not_the_log(
     long_enough, make_document, monkeypatch, django_assert_num_queries, step_of
 ):
@@ -97,7 +97,6 @@ def test_a_first_step_after_the_cache_is_emptied_reads_the_stored_snapshot_not_t
     states = list(replay_states(engine, PLAYERS, document["options"], document["events"]))
     step = step_of(len(document["events"]))
     cache.clear()
-    monkeypatch.setattr(state_cache, "_replayed_and_stored", never)
     monkeypatch.setattr(type(engine), "setup", never)
     light = Record.objects.defer("events").get(pk=record.pk)
     with django_assert_num_queries(1):  # the stored row, and nothing of the log
@@ -106,10 +105,15 @@ def test_a_first_step_after_the_cache_is_emptied_reads_the_stored_snapshot_not_t
     assert engine.view(state, None) == engine.view(states[step], None)
     assert engine.view(before, None) == engine.view(states[step - 1], None)
     assert event == document["events"][step - 1]
-    # Put back in the cache: another step of the record reads no database.
+    # Put back in the cache: the next step reads no database; a step elsewhere reads the
+    # row again (one query), and not the log.
     with django_assert_num_queries(0):
+        _, _, state = state_cache.position_at(engine, light, PLAYERS, step + 1)
+    assert engine.view(state, 1) == engine.view(states[step + 1], 1)
+    with django_assert_num_queries(1):
         _, _, state = state_cache.position_at(engine, light, PLAYERS, 17)
     assert engine.view(state, 1) == engine.view(states[17], 1)
+    assert "events" in light.get_deferred_fields()
 
 
 def test_a_first_timeline_after_the_cache_is_emptied_reads_the_stored_one(
@@ -174,26 +178,54 @@ def test_snapshots_of_another_version_build_or_spacing_are_absent_and_replaced(
     cache.clear()
     engine = get_engine(GAME)
     replayed = []
-    real = state_cache._replayed_and_stored
+    real = type(engine).setup
 
-    def counted(*args, **kwargs):
-        replayed.append(args[3])
-        return real(*args, **kwargs)
+    def counted(self, *args, **kwargs):
+        replayed.append(args)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(state_cache, "_replayed_and_stored", counted)
+    monkeypatch.setattr(type(engine), "setup", counted)
     states = list(replay_states(engine, PLAYERS, document["options"], document["events"]))
+    replayed.clear()
     light = Record.objects.defer("events").get(pk=record.pk)
     _, _, state = state_cache.position_at(engine, light, PLAYERS, 30)
-    assert replayed == [29]
+    assert len(replayed) == 1  # from the log
     assert engine.view(state, 2) == engine.view(states[30], 2)
     current = StoredSnapshots.objects.get(record=record, build=state_cache.BUILD)
     assert (current.version, current.every) == (state_cache.VERSION, 8)
     if field == "build":  # the other build's row is that build's: kept
         assert StoredSnapshots.objects.filter(record=record, build="other").exists()
     cache.clear()  # and now read from the row stored in its place
-    monkeypatch.setattr(state_cache, "_replayed_and_stored", never)
     _, _, state = state_cache.position_at(engine, light, PLAYERS, 30)
+    assert len(replayed) == 1
     assert engine.view(state, 2) == engine.view(states[30], 2)
+
+
+def test_a_visitors_replay_stores_the_snapshots_it_passed_and_a_later_one_the_rest(
+    long_enough, make_document, monkeypatch
+):
+    document = make_document(GAME, seed=6, players=PLAYERS)
+    record = Record.objects.get(pk=upload(document))
+    engine = get_engine(GAME)
+    states = list(replay_states(engine, PLAYERS, document["options"], document["events"]))
+    last = len(document["events"])
+    light = Record.objects.defer("events").get(pk=record.pk)
+    state_cache.position_at(engine, light, PLAYERS, 21)  # replayed to 16: two snapshots
+    args = {"build": state_cache.BUILD, "version": state_cache.VERSION, "digest": record.digest}
+    stored = replay_store.snapshots_read(record_id=record.pk, every=8, **args)
+    assert stored is not None
+    assert len(stored) == 2
+    cache.clear()
+    _, _, state = state_cache.position_at(engine, light, PLAYERS, last)  # past the row
+    assert engine.view(state, 0) == engine.view(states[last], 0)
+    stored = replay_store.snapshots_read(record_id=record.pk, every=8, **args)
+    assert stored is not None
+    assert len(stored) == (last - 1) // 8
+    cache.clear()
+    monkeypatch.setattr(type(engine), "setup", never)
+    for step in (9, last // 2, last):
+        _, _, state = state_cache.position_at(engine, light, PLAYERS, step)
+        assert engine.view(state, 1) == engine.view(states[step], 1)
 
 
 def test_a_timeline_of_another_words_version_is_told_again_and_replaced(
