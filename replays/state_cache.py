@@ -167,6 +167,12 @@ def state_after(engine: Engine, record: Record, num_players: int, count: int) ->
         for event in following[: count - base]:
             state = engine.apply_trusted(state, event)
         return state
+    return _replayed(engine, record, num_players, count)
+
+
+def _replayed(engine: Engine, record: Record, num_players: int, count: int) -> Any:
+    """``state_after`` from the log, keeping the snapshots it passes (no snapshot was found)."""
+    base = (count // EVERY) * EVERY
     # Pickled as it is reached: an engine may build the next state in place.
     events = record.events
     state = engine.setup(num_players, record.options)
@@ -245,13 +251,13 @@ def position_at(
 
     From the nearest snapshot (the cache's, else the database's) and the events kept with
     it (the log is not read); without one, the log is replayed from the start
-    (``state_after``, which keeps the snapshots it passes).
+    (``_replayed``, which keeps the snapshots it passes).
     """
     before_count = max(step - 1, 0)
     base = (before_count // EVERY) * EVERY
     saved = _saved(record, base)
-    if saved is None:
-        before = state_after(engine, record, num_players, before_count)
+    if saved is None:  # looked up already: replayed without asking the cache and row again
+        before = _replayed(engine, record, num_players, before_count)
         event = record.events[step - 1] if step else None
     else:
         before, following = _unbundle(saved)

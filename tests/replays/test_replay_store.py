@@ -14,6 +14,7 @@ import uuid
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.play import replay_states
 from games.registry import get_engine
@@ -211,7 +212,13 @@ def test_a_visitors_replay_stores_the_snapshots_it_passed_and_a_later_one_the_re
     states = list(replay_states(engine, PLAYERS, document["options"], document["events"]))
     last = len(document["events"])
     light = Record.objects.defer("events").get(pk=record.pk)
-    state_cache.position_at(engine, light, PLAYERS, 21)  # replayed to 16: two snapshots
+    queries = CaptureQueriesContext(connection)
+    with queries:  # replayed to 16: two snapshots
+        state_cache.position_at(engine, light, PLAYERS, 21)
+    looked_up = [
+        q["sql"] for q in queries if "storedsnapshots" in q["sql"] and "SELECT" in q["sql"]
+    ]
+    assert len(looked_up) == 1  # the row asked for once, then the log
     args = {"build": state_cache.BUILD, "version": state_cache.VERSION, "digest": record.digest}
     stored = replay_store.snapshots_read(record_id=record.pk, every=8, **args)
     assert stored is not None
