@@ -140,6 +140,11 @@ def main() -> None:
                 rows += viewer.replay_viewer_rows(
                     workdir, web.port, 3 if quick else 10, 3 if quick else 8
                 )
+        if "stored" not in skip:  # first visits after the cache was emptied (bench.stored_replay)
+            from bench.stored_replay import stored_replay_rows
+
+            figures.records_reset()
+            rows += stored_replay_rows(3 if quick else 8)
         if "viewer" not in skip and "viewer-dashboard" not in skip:
             from bench import viewer
 

@@ -258,3 +258,61 @@ class ImportChunk(models.Model):
             models.UniqueConstraint(fields=["job", "index"], name="import_chunk_unique_index"),
         ]
         indexes = [models.Index(fields=["job", "done"])]
+
+
+class StoredSnapshots(models.Model):
+    """A long record's replay states every ``every`` events, kept in the database too.
+
+    Why: the cache holds them for a day and loses them on a restart or an eviction; the
+    first visitor after that replayed the whole log again (hundreds of ms in a long
+    game). One row per record and build (``replays.replay_store``): ``data`` is every
+    snapshot, compressed together. A pickled state depends on the engines' code
+    (``version``, ``state_cache.VERSION``) and on the build that pickled it (``build``:
+    a compiled state pickles differently from a pure one); a row of another version,
+    another ``every`` or another ``digest`` is never read.
+    """
+
+    # No constraint in the database: a copy written by a visitor while the record is being
+    # deleted must neither fail that visit nor refuse the deletion (the ORM's cascade
+    # deletes the rows; an id is never reused, so a row left by that race is never read).
+    record = models.ForeignKey(
+        Record, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    build = models.CharField(max_length=8)
+    version = models.CharField(max_length=16)
+    digest = models.CharField(max_length=64)
+    every = models.PositiveSmallIntegerField()
+    data = models.BinaryField()
+    stored_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["record", "build"], name="stored_snapshots_unique"),
+        ]
+
+
+class StoredTimeline(models.Model):
+    """A long record's timeline for one viewer, as the API's JSON bytes, compressed.
+
+    ``viewer`` is the seat, or ``EVERYONE``: a seat's timeline tells that seat's hidden
+    cards, so it is only ever read back for the same seat (``replays.replay_store``).
+    ``players`` is a fingerprint of the names it was told with (a rename or a merge
+    makes it absent), ``version`` the words' code (``state_cache.WORDS_VERSION``).
+    """
+
+    EVERYONE = -1
+
+    record = models.ForeignKey(  # no constraint in the database: as ``StoredSnapshots``
+        Record, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    viewer = models.SmallIntegerField()
+    version = models.CharField(max_length=16)
+    digest = models.CharField(max_length=64)
+    players = models.CharField(max_length=32)
+    body = models.BinaryField()
+    stored_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["record", "viewer"], name="stored_timeline_unique"),
+        ]

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models.functions import Coalesce
 
 from core.errors import Unprocessable
+from replays import replay_store
 from replays.bulk import BulkOutcome, records_import
 from replays.giftlog import Giftlog, giftlog_parse
 from replays.handles import player_names_check
@@ -234,9 +235,10 @@ def player_merge(*, keep: Player, merge: list[Player]) -> int:
             keep.display_name = next((p.display_name for p in others if p.display_name), "")
         keep.save(update_fields=["user", "display_name"])
     Player.objects.filter(pk__in=other_ids).delete()
-    _games_announce(
-        record_ids=[record_id for record_id, player_id in seen.items() if player_id != keep.pk]
-    )
+    renamed = [record_id for record_id, player_id in seen.items() if player_id != keep.pk]
+    # Their timelines name the merged players: the announcement prepares them again.
+    replay_store.records_stored_drop(renamed, timelines_only=True)
+    _games_announce(record_ids=renamed)
     return moved
 
 

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import Signal
 
+from replays import replay_store
 from replays.models import Announcement, Player, Record, Seat
 from replays.response_cache import tokens_drop
 
@@ -25,8 +26,22 @@ from replays.response_cache import tokens_drop
 players_merged = Signal()
 
 
-def _record_changed(sender: Any, instance: Record, **kwargs: Any) -> None:
+def _record_changed(sender: Any, instance: Record, created: bool = False, **kwargs: Any) -> None:
+    """A record saved again with what its replay is made from changed (its options, result
+    or identity corrected, from a service or the admin) also loses its stored replay
+    (``replays.replay_store``: the next preparation or visitor stores it again); a deleted
+    one loses it by cascade."""
     tokens_drop([instance.pk])
+    update_fields = kwargs.get("update_fields")
+    if created or kwargs.get("signal") is not post_save:
+        return
+    if update_fields is None or set(update_fields) & REPLAYED_FIELDS:
+        replay_store.records_stored_drop([instance.pk])
+
+
+#: What a record's stored replay is made from (``replays.replay_store``): a save of other
+#: fields (a record marked as bot play: ``simulated``, ``meta``) keeps it.
+REPLAYED_FIELDS = frozenset({"game", "options", "events", "num_events", "digest", "result"})
 
 
 def _seat_changed(sender: Any, instance: Seat, **kwargs: Any) -> None:

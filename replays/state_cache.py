@@ -5,6 +5,11 @@ Replaying from step 0 was a third of a step request (12.6 ms in the middle of a
 the state after ``k`` events is a pure function of its digest and ``k``: it can
 be kept in Django's cache (Redis in production, ``CACHE_URL``) and rebuilt at
 any time. Never a second source of truth: a miss replays from the log.
+
+A long record's snapshots are also kept in the database (``replays.replay_store``), so a
+cache emptied by a restart or an eviction costs a query, not a replay: reads go to the
+cache, then the database (putting them back in the cache), then the log (keeping what it
+replayed in both).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from django.db import connection
 import games
 from games.base import Engine
 from games.registry import all_engines
+from replays import replay_store
 from replays.models import Record
 
 EVERY = 64
@@ -120,45 +126,100 @@ def _unbundle(saved: bytes) -> tuple[Any, list[dict[str, Any]]]:
     return state, following
 
 
+def _saved(record: Record, base: int) -> bytes | None:
+    """The bundle kept after ``base`` events: from the cache, else from the database
+    (``replays.replay_store``; then put back in the cache, so the next steps up to the
+    next snapshot read the cache), else None (a row holding fewer is no row for it).
+
+    Only that bundle is put back: the row holds all of them, but writing the 72 of the
+    longest game to the cache took as long as the rest of the visit (a pipeline of 145
+    commands), and a later step elsewhere in the game reads the row again in one query.
+    """
+    if not base:
+        return None
+    saved = cache.get(_key(record, base))
+    if saved is not None or not replay_store.worth_storing(record.num_events):
+        return saved
+    bundles = replay_store.snapshots_read(
+        record_id=record.pk, build=BUILD, version=VERSION, digest=record.digest, every=EVERY
+    )
+    if not bundles:
+        return None
+    index = base // EVERY - 1
+    if index >= len(bundles):  # kept by a visitor's replay that stopped before it
+        return None
+    cache.set(_key(record, base), bundles[index], TIMEOUT)
+    return bundles[index]
+
+
 def state_after(engine: Engine, record: Record, num_players: int, count: int) -> Any:
     """The state after the first ``count`` events of ``record``.
 
     Trusted replay (``apply_trusted``): a stored record was checked when it was stored.
+    Without a snapshot, the log is replayed from the start, and the snapshots it passes
+    are kept (in the cache, and in the database for a long record: the next visitor
+    of these steps reads them there even after the cache was emptied).
     """
     base = (count // EVERY) * EVERY
-    saved = cache.get(_key(record, base)) if base else None
+    saved = _saved(record, base)
     if saved is not None:
         state, following = _unbundle(saved)
         for event in following[: count - base]:
             state = engine.apply_trusted(state, event)
         return state
+    return _replayed(engine, record, num_players, count)
+
+
+def _replayed(engine: Engine, record: Record, num_players: int, count: int) -> Any:
+    """``state_after`` from the log, keeping the snapshots it passes (no snapshot was found)."""
+    base = (count // EVERY) * EVERY
     # Pickled as it is reached: an engine may build the next state in place.
     events = record.events
     state = engine.setup(num_players, record.options)
-    missing: dict[str, bytes] = {}
+    bundles: list[bytes] = []
     for index in range(base):
         state = engine.apply_trusted(state, events[index])
         if (index + 1) % EVERY == 0:
-            missing[_key(record, index + 1)] = _bundle(state, events, index + 1)
-    if missing:
-        cache.set_many(missing, timeout=TIMEOUT)
+            bundles.append(_bundle(state, events, index + 1))
+    _snapshots_keep(record, bundles)
     for index in range(base, count):
         state = engine.apply_trusted(state, events[index])
     return state
 
 
+def _snapshots_keep(record: Record, bundles: list[bytes]) -> None:
+    """Keep a record's first bundles (``bundles[i]``: after ``(i + 1) * EVERY`` events)
+    in the cache, and in the database if it is long (``replay_store.worth_storing``; a
+    ``Record`` is always a finished game: live games never come here). A visitor's replay
+    keeps those up to its step (the row then holds a prefix; a later step past it is
+    replayed and stored again), the preparation all of them."""
+    if not bundles:
+        return
+    cache.set_many(
+        {_key(record, EVERY * (i + 1)): bundle for i, bundle in enumerate(bundles)},
+        timeout=TIMEOUT,
+    )
+    if not replay_store.worth_storing(record.num_events):
+        return
+    replay_store.snapshots_write(
+        record_id=record.pk,
+        build=BUILD,
+        version=VERSION,
+        digest=record.digest,
+        every=EVERY,
+        bundles=bundles,
+    )
+
+
 def snapshots_store(record: Record, states: Sequence[Any]) -> int:
     """Keep the snapshots of ``record`` (every ``EVERY`` events) from its replayed states
-    (``states[k]``: after ``k`` events), so a step's first visit applies at most
-    ``EVERY`` events. Returns how many were stored."""
+    (``states[k]``: after ``k`` events), in the cache and the database, so a step's first
+    visit applies at most ``EVERY`` events, even after the cache was emptied. Returns how
+    many were stored."""
     events = record.events
-    snapshots = {
-        _key(record, count): _bundle(states[count], events, count)
-        for count in range(EVERY, len(states), EVERY)
-    }
-    if snapshots:
-        cache.set_many(snapshots, timeout=TIMEOUT)
-    return len(snapshots)
+    bundles = [_bundle(states[count], events, count) for count in range(EVERY, len(states), EVERY)]
+    _snapshots_keep(record, bundles)
+    return len(bundles)
 
 
 def events_between(record: Record, start: int, stop: int) -> list[dict[str, Any]]:
@@ -188,15 +249,15 @@ def position_at(
 ) -> tuple[Any, Any, Any]:
     """(state before ``step``, the event of ``step`` or None, the state after it).
 
-    From the nearest snapshot and the events kept with it (the log is not read); without
-    one, the log is replayed from the start (``state_after``, which keeps the snapshots it
-    passes).
+    From the nearest snapshot (the cache's, else the database's) and the events kept with
+    it (the log is not read); without one, the log is replayed from the start
+    (``_replayed``, which keeps the snapshots it passes).
     """
     before_count = max(step - 1, 0)
     base = (before_count // EVERY) * EVERY
-    saved = cache.get(_key(record, base)) if base else None
-    if saved is None:
-        before = state_after(engine, record, num_players, before_count)
+    saved = _saved(record, base)
+    if saved is None:  # looked up already: replayed without asking the cache and row again
+        before = _replayed(engine, record, num_players, before_count)
         event = record.events[step - 1] if step else None
     else:
         before, following = _unbundle(saved)

@@ -2,7 +2,8 @@
 
 Everything here goes through the engine's views (``describe`` and ``label`` are
 built from them), so what one seat is told never holds another seat's secrets.
-A record never changes, so its timeline for one viewer is cached by digest.
+A record never changes, so its timeline for one viewer is cached by digest, and a long
+record's is kept in the database too (``replays.replay_store``), for that viewer only.
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from django.core.cache import cache
 
 from core.api.renderers import ORJSONRenderer
 from games.base import CHANCE, SEAT_PLACEHOLDER, Engine, and_list
 from games.play import replay_states
 from games.registry import get_engine
+from replays import replay_store
 from replays.models import Record
 from replays.state_cache import WORDS_VERSION
 from replays.tables import table_target
@@ -105,12 +108,44 @@ def record_timeline(
     """Every step of a record at once, as everyone or one seat saw it.
 
     ``states`` (``record_states``) may be passed by a caller telling several viewers'
-    timelines at once, so the log is replayed once for all of them.
+    timelines at once, so the log is replayed once for all of them. From the cache, else
+    from the database (a long record's, ``replays.replay_store``), else told and kept in both.
     """
-    key = f"timeline:{WORDS_VERSION}:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
+    key = _timeline_key("timeline", record, players, seat)
     cached = cache.get(key)
     if cached is not None:
         return cached
+    stored = _timeline_stored(record, players, seat)
+    if stored is not None:
+        body: dict[str, Any] = orjson.loads(stored)
+        cache.set(key, body, timeout=TIMELINE_TIMEOUT)
+        return body
+    return _timeline_told(record, players, seat, states)[0]
+
+
+def _timeline_key(kind: str, record: Record, players: list[str], seat: int | None) -> str:
+    return f"{kind}:{WORDS_VERSION}:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
+
+
+def _timeline_stored(record: Record, players: list[str], seat: int | None) -> bytes | None:
+    """The timeline's JSON bytes kept in the database for this viewer (only ever this
+    seat's, or everyone's), if the record is long enough to be kept there."""
+    if not replay_store.worth_storing(record.num_events):
+        return None
+    return replay_store.timeline_read(
+        record_id=record.pk,
+        seat=seat,
+        version=WORDS_VERSION,
+        digest=record.digest,
+        players=players,
+    )
+
+
+def _timeline_told(
+    record: Record, players: list[str], seat: int | None, states: list[Any] | None
+) -> tuple[dict[str, Any], bytes | None]:
+    """Tell the timeline from the log (or ``states``), keep it in the cache, and keep its
+    JSON bytes in the database for a long record; returns it and those bytes, if made."""
     engine = get_engine(record.game)
     if states is None:
         states = record_states(record, len(players))
@@ -124,18 +159,37 @@ def record_timeline(
         "result": record.result,
         "steps": timeline_entries(engine, players, record.events, states, seat),
     }
-    cache.set(key, body, timeout=TIMELINE_TIMEOUT)
-    return body
+    cache.set(_timeline_key("timeline", record, players, seat), body, timeout=TIMELINE_TIMEOUT)
+    data = None
+    if replay_store.worth_storing(record.num_events):
+        data = ORJSONRenderer().render(body)
+        replay_store.timeline_write(
+            record_id=record.pk,
+            seat=seat,
+            version=WORDS_VERSION,
+            digest=record.digest,
+            players=players,
+            body=data,
+        )
+    return body, data
 
 
 def record_timeline_json(record: Record, *, players: list[str], seat: int | None) -> bytes:
     """The timeline as the API's JSON bytes, cached as bytes: a long game's timeline is
-    large, and decoding a cached dict then encoding it again cost more than the bytes."""
-    key = f"timeline-json:{WORDS_VERSION}:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
+    large, and decoding a cached dict then encoding it again cost more than the bytes.
+    From the cache, else the database, else the cached dict, else told (and kept)."""
+    key = _timeline_key("timeline-json", record, players, seat)
     cached = cache.get(key)
+    if cached is not None:
+        return cached
+    cached = _timeline_stored(record, players, seat)
     if cached is None:
-        cached = ORJSONRenderer().render(record_timeline(record, players=players, seat=seat))
-        cache.set(key, cached, timeout=TIMELINE_TIMEOUT)
+        body = cache.get(_timeline_key("timeline", record, players, seat))
+        if body is None:
+            body, cached = _timeline_told(record, players, seat, None)
+        if cached is None:
+            cached = ORJSONRenderer().render(body)
+    cache.set(key, cached, timeout=TIMELINE_TIMEOUT)
     return cached
 
 

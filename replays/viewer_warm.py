@@ -10,12 +10,15 @@ visit then applies at most that many events, reading neither the database nor th
 with the record's header ``selectors.record_replay_header`` kept too), every viewer's
 timeline is told from those states and kept, and
 the page's move list, first table and own part (``replays.replay_page``) are drawn and
-kept under the record's token.
+kept under the record's token. The snapshots and the timelines are also kept in the
+database (``replays.replay_store``): after a Redis restart or eviction, or a day later,
+a first visit reads them there instead of replaying the log.
 
 Only records of at least ``WARM_MIN_EVENTS`` events are prepared: a shorter game is
 told in a few milliseconds on its first visit, and preparing every record of a bulk
-import would cost the workers more than it saves. Everything kept is a copy in the
-cache; if it is lost, the next visitor builds it from the log.
+import would cost the workers more than it saves (the same length as
+``replay_store.STORE_MIN_EVENTS``). Everything kept is a copy; if it is lost, the next
+visitor builds it from the log.
 """
 
 from __future__ import annotations
