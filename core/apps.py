@@ -20,3 +20,7 @@ class CoreConfig(AppConfig):
         # requests, and there is no beat: its first request starts the sweeps there
         # (core.background).
         request_started.connect(_serving, dispatch_uid="core.background.serving")
+        from core.credentials import credentials_signals_connect  # needs the apps loaded
+
+        # What the API's fast path remembers of a session or token is dropped at once.
+        credentials_signals_connect()
