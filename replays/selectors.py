@@ -220,6 +220,7 @@ def record_step_view(
     if seat is not None:
         seats = [s for s in seats if s == seat]
     over = engine.is_over(state)
+    legal = {s: engine.legal_events(state, s) for s in seats}
     text = (
         names_fill(engine.describe(event, seat, at.before, state), at.players)
         if event is not None
@@ -236,8 +237,8 @@ def record_step_view(
         "text": text,
         "to_move": movers,
         "waiting_for": waiting_for(engine, state),
-        "legal_events": {str(s): engine.legal_events(state, s) for s in seats},
-        "moves": step_moves(engine, state, seats, at.players),
+        "legal_events": {str(s): legal[s] for s in seats},
+        "moves": step_moves(engine, state, seats, at.players, legal=legal),
         "scores": scores_shown(engine, state, seat),
         "is_over": over,
         "result": engine.result(state).to_json() if over else None,
@@ -251,7 +252,7 @@ def record_step_table(
     """The table at ``step`` drawn as HTML for that viewer (the replay page swaps it in)."""
     at = record_step_position(record, step=step, seat=seat, players=players)
     movers = [m for m in at.engine.to_move(at.state) if m != CHANCE and seat in (None, m)]
-    moves = step_moves(at.engine, at.state, movers, at.players)
+    moves = step_moves(at.engine, at.state, movers, at.players, targets=False)
     return table_html(at.engine, at.state, seat=seat, players=at.players, moves=moves)
 
 
