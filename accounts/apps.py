@@ -14,3 +14,17 @@ class AccountsConfig(AppConfig):
 
         # Every failed password check (the site's login and the admin's) is counted.
         user_login_failed.connect(login_failed, dispatch_uid="accounts.login_failed")
+
+        from django.db.models.signals import post_delete, post_save
+
+        from accounts.models import ApiToken
+        from core.credentials import credentials_changed_receiver
+
+        # A token revoked (or deleted) is refused at once, even where a process remembered
+        # whose it was (core.credentials).
+        for signal, name in ((post_save, "save"), (post_delete, "delete")):
+            signal.connect(
+                credentials_changed_receiver,
+                sender=ApiToken,
+                dispatch_uid=f"accounts.token_{name}.credentials",
+            )

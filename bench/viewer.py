@@ -16,6 +16,9 @@ very bytes the product returned (``bench/urls.py``), measured in the same run:
   right after the upload (``before the warm-up``) or after the replay's preparation
   the upload queues (``replays.viewer_warm``, run here as the worker runs it), when
   the product has it;
+* *a step's first visit* (the table fragment and the step API, anonymous and signed in):
+  p99 over many (record, step, viewer) never asked before on prepared records, each
+  step in a snapshot window of its own, each beside the bare view of its own bytes;
 * the game dashboard at ``count`` records: the default view and filtered views (real
   play; a table size asked before) on their first visit after an ingest task (which
   renders them after its commit; no warm-up task is run), and, before any warm-up (the
@@ -159,8 +162,8 @@ def _repeat_rows(
                     ours.append(_timed(port, path, clients[kind]))
                     ref.append(_timed(port, bare_path, {}))
             p99, ref99 = _ms(ours, 0.99), _ms(ref, 0.99)
-            target = "< 50 ms" if page else "<= 2x bare"
-            met = p99 < 50 if page else p99 <= 2 * ref99
+            target = "< 50 ms" if page else "<= 3x bare"  # issue 23's targets
+            met = p99 < 50 if page else p99 <= 3 * ref99
             rows.append(
                 row(
                     f"viewer {name}, repeat, {kind}, p99",
@@ -219,6 +222,89 @@ def _first_rows(
     return rows
 
 
+# Each first-visit sample of a step is a (record, step, viewer) never asked before, and no
+# two samples of a record share a state snapshot window (``state_cache.EVERY`` events):
+# nothing one sample computed is found by the next.
+STEP_PATHS = {
+    "table fragment, everyone": ("/records/{record}/steps/{step}/table/", "anonymous"),
+    "table fragment, one seat": ("/records/{record}/steps/{step}/table/?seat={seat}", "anonymous"),
+    "step API, everyone": ("/api/records/{record}/steps/{step}/", "anonymous"),
+    "step API, one seat": ("/api/records/{record}/steps/{step}/?seat={seat}", "anonymous"),
+    "step API, one seat, token": ("/api/records/{record}/steps/{step}/?seat={seat}", "token"),
+    "step API, one seat, session": ("/api/records/{record}/steps/{step}/?seat={seat}", "session"),
+}  # fmt: skip
+EVERY = 64  # replays.state_cache.EVERY (read from it when the code has it)
+
+
+def _step_samples(
+    events: int, records: list[int], per_record: int, seed: int
+) -> dict[str, list[tuple[int, int]]]:
+    """For each path of ``STEP_PATHS``, ``per_record`` (record, step) pairs of each record,
+    each step in a snapshot window of its own within its record."""
+    try:
+        from replays.state_cache import EVERY as every
+    except ImportError:
+        every = EVERY
+    rng = random.Random(seed)
+    windows = list(range(0, events, every))
+    samples: dict[str, list[tuple[int, int]]] = {name: [] for name in STEP_PATHS}
+    for record_id in records:
+        rng.shuffle(windows)
+        for index, name in enumerate(STEP_PATHS):
+            for base in windows[index * per_record : (index + 1) * per_record]:
+                step = rng.randint(base + 1, min(base + every, events))
+                samples[name].append((record_id, step))
+    return samples
+
+
+def _first_step_rows(
+    workdir: Path, port: int, document: dict[str, Any], copies: int, per_record: int
+) -> list[Row]:
+    """A step's first visit after the preparation, p99 over ``copies * per_record`` samples
+    per path, each beside the bare view of its own bytes (the second ask of the bare
+    view, after each first visit: Django's cycle alone)."""
+    prepare = _warm_up()
+    if prepare is None:
+        return []
+    events = len(document["events"])
+    records = []
+    for copy in range(copies):
+        record_id = _store_copy(document, 3000 + copy)
+        prepare(record_ids=[record_id])
+        records.append(record_id)
+    clients = _clients()
+    samples = _step_samples(events, records, per_record, seed=11)
+    ours: dict[str, list[float]] = {name: [] for name in STEP_PATHS}
+    ref: dict[str, list[float]] = {name: [] for name in STEP_PATHS}
+    for round_ in range(copies * per_record):  # the paths interleaved: the same load on each
+        for name, (template, kind) in STEP_PATHS.items():
+            record_id, step = samples[name][round_]
+            path = template.format(record=record_id, step=step, seat=SEAT)
+            ours[name].append(_timed(port, path, clients[kind]))
+            bare = _bare_of(workdir, port, path, "first-step")
+            _timed(port, bare, {})
+            ref[name].append(_timed(port, bare, {}))
+    rows = []
+    for name, values in ours.items():
+        p99, ref99 = _ms(values, 0.99), _ms(ref[name], 0.99)
+        kind = STEP_PATHS[name][1]
+        rows.append(
+            row(
+                f"viewer {name}, first visit after the replay's preparation, {kind}, p99",
+                p99,
+                "ms",
+                ref99,
+                "<= 3x bare",
+                p99 <= 3 * ref99,
+                f"{len(values)} steps never asked before ({copies} records, each step in a "
+                f"snapshot window of its own); p50 {_ms(values, 0.5):.2f} ms vs bare "
+                f"{_ms(ref[name], 0.5):.2f} ms; p95 {_ms(values, 0.95):.2f} vs "
+                f"{_ms(ref[name], 0.95):.2f} ms; slowest {max(values) * 1000:.1f} ms",
+            )
+        )
+    return rows
+
+
 def replay_viewer_rows(workdir: Path, port: int, rounds: int, copies: int) -> list[Row]:
     document = long_game()
     events = len(document["events"])
@@ -227,6 +313,7 @@ def replay_viewer_rows(workdir: Path, port: int, rounds: int, copies: int) -> li
     record_id = _store_copy(document, 1)
     rows = _first_rows(workdir, port, document, copies, steps, warm=False)
     rows += _first_rows(workdir, port, document, copies, steps, warm=True)
+    rows += _first_step_rows(workdir, port, document, 2 * copies, 8)
     rows += _repeat_rows(workdir, port, rounds, record_id, steps)
     for entry in rows:
         entry["note"] = f"{events:,}-event {PLAYERS}-player GiftTRAP; " + entry["note"]

@@ -30,3 +30,7 @@ class CoreConfig(AppConfig):
         # And its pool waits for a quiet moment between requests before a task that is
         # not urgent (core.background.quiet_wait).
         request_finished.connect(_served, dispatch_uid="core.background.served")
+        from core.credentials import credentials_signals_connect  # needs the apps loaded
+
+        # What the API's fast path remembers of a session or token is dropped at once.
+        credentials_signals_connect()

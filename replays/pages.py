@@ -28,7 +28,7 @@ from core.inputs import whole_number
 from core.sections import slot_render
 from games.registry import UnknownGame, all_engines, get_engine
 from replays import live as live_play
-from replays import replay_page, rules, selectors
+from replays import replay_page, response_cache, rules, selectors
 from replays.api.live_views import seat_token
 from replays.api.serializers import RECORD_FILTERS, record_filters
 from replays.house_rules import house_rules
@@ -80,13 +80,16 @@ def record_embed_page(request: HttpRequest, record_id: int) -> HttpResponse:
 
 
 def record_step_table_fragment(request: HttpRequest, record_id: int, step: int) -> HttpResponse:
-    """The table at one step as an HTML fragment (what the viewer swaps in)."""
+    """The table at one step as an HTML fragment (what the viewer swaps in); a table drawn
+    now is kept once the answer is sent (``response_cache.StoredAfterResponse``)."""
     seat = whole_number(request.GET.get("seat", ""))
     try:
-        html = selectors.record_step_table_body(record_id, step=step, seat=seat)
+        answer = selectors.record_step_table_answer(record_id, step=step, seat=seat)
     except ServiceError as exc:
         return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
-    return HttpResponse(html)
+    if answer.key is None:
+        return HttpResponse(answer.body)
+    return response_cache.StoredAfterResponse(answer.body, key=answer.key)
 
 
 def live_game_page(request: HttpRequest, live_id: int) -> HttpResponse:

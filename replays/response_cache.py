@@ -36,12 +36,13 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
+from django.http import HttpResponse
 
 from core.cache import CACHE_ERRORS, cache_failed, cache_recovered, shared_redis
 from replays.state_cache import WORDS_VERSION
@@ -232,6 +233,87 @@ def body_store(key: str, body: bytes) -> None:
     except CACHE_ERRORS as exc:
         cache_failed(exc)
     local_bodies.put(key, body)
+
+
+# One round trip for a token and the bodies under it: the token's value, then each body's
+# key made of the token (``ARGV[1] .. token .. ARGV[i]``, as ``body_name`` and the cache's
+# ``make_key`` spell it). Why: a step's first visit read the token, then its body, then
+# the record's header, one round trip each; on a loaded machine each is a wait.
+BODIES_SCRIPT = """
+local token = redis.call('GET', KEYS[1])
+if not token then return {} end
+local out = {token}
+for i = 2, #ARGV do out[#out + 1] = redis.call('GET', ARGV[1] .. token .. ARGV[i]) end
+return out
+"""
+BODIES_SCRIPT_SHA = hashlib.sha1(BODIES_SCRIPT.encode()).hexdigest()
+_TOKEN_MARK = "\0token\0"
+
+
+def bodies_read(token_name: str, variants: Sequence[str]) -> tuple[str | None, list[bytes | None]]:
+    """The token of ``token_name`` (None: none yet) and the bodies of ``variants`` under it.
+
+    With Redis, in one round trip (``BODIES_SCRIPT``); bodies found are kept in this
+    process as ``body_read`` keeps them. Nothing is made: a caller that needs a token to
+    store under takes it with ``token_taken``.
+    """
+    try:
+        client = shared_redis()
+    except CACHE_ERRORS as exc:
+        cache_failed(exc)
+        return None, [None] * len(variants)
+    if client is None:
+        (token,) = tokens_read([token_name])
+        if token is None:
+            return None, [None] * len(variants)
+        return token, [body_read(body_name(token_name, token, v)) for v in variants]
+    from redis.exceptions import NoScriptError
+
+    suffixes = []
+    prefix = ""
+    for variant in variants:
+        prefix, _, suffix = cache.make_key(body_name(token_name, _TOKEN_MARK, variant)).partition(
+            _TOKEN_MARK
+        )
+        suffixes.append(suffix)
+    command = ("EVALSHA", BODIES_SCRIPT_SHA, 1, cache.make_key(token_name), prefix, *suffixes)
+    try:
+        try:
+            reply = client.execute_command(*command)
+        except NoScriptError:
+            client.script_load(BODIES_SCRIPT)
+            reply = client.execute_command(*command)
+    except CACHE_ERRORS as exc:
+        cache_failed(exc)
+        return None, [None] * len(variants)
+    if not reply:
+        return None, [None] * len(variants)
+    token = reply[0].decode()
+    bodies: list[bytes | None] = list(reply[1:]) + [None] * (len(variants) + 1 - len(reply))
+    for variant, body in zip(variants, bodies, strict=True):
+        if body is not None:
+            local_bodies.put(body_name(token_name, token, variant), body)
+    return token, bodies
+
+
+class StoredAfterResponse(HttpResponse):
+    """A response whose body is stored in the cache once it has been sent.
+
+    Why: a body built on a miss was stored before the answer left (one more round trip
+    the visitor waited for). The server calls ``close()`` after writing the response; a
+    visitor asking the same body in between builds it again, which is harmless (a body
+    is a pure function of its key).
+    """
+
+    def __init__(self, body: bytes, *, key: str, **kwargs: Any) -> None:
+        super().__init__(body, **kwargs)
+        self.cache_key = key
+
+    def close(self) -> None:
+        try:
+            body_store(self.cache_key, self.content)
+        finally:
+            super().close()
 
 
 def cached_body(token_name: str, variant: str, build: Callable[[], bytes]) -> bytes:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -220,6 +220,7 @@ def record_step_view(
     if seat is not None:
         seats = [s for s in seats if s == seat]
     over = engine.is_over(state)
+    legal = {s: engine.legal_events(state, s) for s in seats}
     text = (
         names_fill(engine.describe(event, seat, at.before, state), at.players)
         if event is not None
@@ -236,8 +237,8 @@ def record_step_view(
         "text": text,
         "to_move": movers,
         "waiting_for": waiting_for(engine, state),
-        "legal_events": {str(s): engine.legal_events(state, s) for s in seats},
-        "moves": step_moves(engine, state, seats, at.players),
+        "legal_events": {str(s): legal[s] for s in seats},
+        "moves": step_moves(engine, state, seats, at.players, legal=legal),
         "scores": scores_shown(engine, state, seat),
         "is_over": over,
         "result": engine.result(state).to_json() if over else None,
@@ -251,7 +252,7 @@ def record_step_table(
     """The table at ``step`` drawn as HTML for that viewer (the replay page swaps it in)."""
     at = record_step_position(record, step=step, seat=seat, players=players)
     movers = [m for m in at.engine.to_move(at.state) if m != CHANCE and seat in (None, m)]
-    moves = step_moves(at.engine, at.state, movers, at.players)
+    moves = step_moves(at.engine, at.state, movers, at.players, targets=False)
     return table_html(at.engine, at.state, seat=seat, players=at.players, moves=moves)
 
 
@@ -263,15 +264,62 @@ def record_step_table_body(record_id: int, *, step: int, seat: int | None) -> by
     so a seat's hidden cards are only ever in that seat's body. A refused step or seat
     raises as ``record_step_table`` does, and nothing is stored.
     """
-    token_name, variant = response_cache.record_target(
-        record_id, response_cache.table_variant(step, seat)
-    )
+    return record_step_table_answer(record_id, step=step, seat=seat).stored()
 
-    def build() -> bytes:
-        record, players = record_replay_header(record_id)
+
+def record_step_table_answer(record_id: int, *, step: int, seat: int | None) -> StepAnswer:
+    """``record_step_table_body``, the body not stored yet if it was drawn now (the page
+    stores it once its answer is sent: ``StepAnswer``)."""
+
+    def draw(record: Record, players: list[str]) -> bytes:
         return record_step_table(record, step=step, seat=seat, players=players).encode()
 
-    return response_cache.cached_body(token_name, variant, build)
+    return _step_answer(record_id, response_cache.table_variant(step, seat), draw)
+
+
+@dataclass(frozen=True)
+class StepAnswer:
+    """A step's body for one viewer; ``key`` is set when it was built now and is not
+    stored yet (``stored()`` keeps it; a page answers first and stores after:
+    ``response_cache.StoredAfterResponse``)."""
+
+    body: bytes
+    key: str | None = None
+
+    def stored(self) -> bytes:
+        if self.key is not None:
+            response_cache.body_store(self.key, self.body)
+        return self.body
+
+
+def _step_answer(
+    record_id: int,
+    variant: str,
+    build: Callable[[Record, list[str]], bytes],
+    *,
+    token: str | None = None,
+) -> StepAnswer:
+    """The body ``variant`` of a record's step, from the cache or built now.
+
+    Without ``token``: the record's token, the body and the record's header are read in
+    one round trip (``response_cache.bodies_read``). With it (the caller read the token
+    and found no body): the header only. The token is always read before anything
+    the body is built from, as ``response_cache.cached_body`` does.
+    """
+    token_name = response_cache.record_token_name(record_id)
+    header = None
+    if token is None:
+        token, (body, header) = response_cache.bodies_read(
+            token_name, [variant, response_cache.header_variant()]
+        )
+        if body is not None:
+            return StepAnswer(body)
+        if token is None:
+            token = response_cache.token_taken(token_name)
+    if header is None:
+        header = _header_body(record_id, token_name, token)
+    record, players = _header_record(header)
+    return StepAnswer(build(record, players), response_cache.body_name(token_name, token, variant))
 
 
 # What a step's first visit needs of its record, kept under the record's token: the record
@@ -288,14 +336,26 @@ def record_replay_header(record_id: int) -> tuple[Record, list[str]]:
     it is hidden from anyone (no log, no hand). A missing record raises ``NotFound`` and
     nothing is kept.
     """
+    token_name = response_cache.record_token_name(record_id)
+    return _header_record(
+        _header_body(record_id, token_name, response_cache.token_taken(token_name))
+    )
 
-    def build() -> bytes:
+
+def _header_body(record_id: int, token_name: str, token: str) -> bytes:
+    """The header's bytes under ``token`` (taken before this reads the database)."""
+    key = response_cache.body_name(token_name, token, response_cache.header_variant())
+    body = response_cache.body_read(key)
+    if body is None:
         record = record_get(record_id=record_id, log=False)
         values = [getattr(record, name) for name in HEADER_FIELDS]
-        return orjson.dumps({"values": values, "players": record_player_names(record)})
+        body = orjson.dumps({"values": values, "players": record_player_names(record)})
+        response_cache.body_store(key, body)
+    return body
 
-    token_name, variant = response_cache.record_target(record_id, response_cache.header_variant())
-    header = orjson.loads(response_cache.cached_body(token_name, variant, build))
+
+def _header_record(body: bytes) -> tuple[Record, list[str]]:
+    header = orjson.loads(body)
     record = Record.from_db("default", list(HEADER_FIELDS), header["values"])
     return record, header["players"]
 
@@ -360,16 +420,21 @@ def record_detail_json(record_id: int) -> bytes:
 
 def record_step_json(record_id: int, *, step: int, seat: int | None) -> bytes:
     """A replay step as JSON bytes for that viewer, cached per seat under the record's token."""
-    token_name, variant = response_cache.record_target(
-        record_id, response_cache.step_variant(step, seat)
-    )
+    return record_step_answer(record_id, step=step, seat=seat).stored()
 
-    def build() -> bytes:
-        record, players = record_replay_header(record_id)
+
+def record_step_answer(
+    record_id: int, *, step: int, seat: int | None, token: str | None = None
+) -> StepAnswer:
+    """``record_step_json``, the body not stored yet if it was built now; ``token``: the
+    record's token as the caller read it, the body not found under it
+    (``replays.api.fastpath``)."""
+
+    def build(record: Record, players: list[str]) -> bytes:
         view = record_step_view(record, step=step, seat=seat, players=players)
         return response_cache.json_body(view)
 
-    return response_cache.cached_body(token_name, variant, build)
+    return _step_answer(record_id, response_cache.step_variant(step, seat), build, token=token)
 
 
 def record_timeline_checked(record_id: int, *, seat: int | None) -> tuple[Record, list[str]]:

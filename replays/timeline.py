@@ -8,7 +8,7 @@ record's is kept in the database too (``replays.replay_store``), for that viewer
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -194,20 +194,33 @@ def record_timeline_json(record: Record, *, players: list[str], seat: int | None
 
 
 def step_moves(
-    engine: Engine, state: Any, seats: Sequence[int], players: Sequence[str]
+    engine: Engine,
+    state: Any,
+    seats: Sequence[int],
+    players: Sequence[str],
+    *,
+    legal: Mapping[int, list[dict[str, Any]]] | None = None,
+    targets: bool = True,
 ) -> list[dict[str, Any]]:
     """The legal moves of ``seats``, each named in words from its seat's own view,
-    with the element of the drawn table it acts on (for clicking a card)."""
+    with the element of the drawn table it acts on (for clicking a card).
+
+    ``legal``: each seat's ``engine.legal_events``, when the caller has them already.
+    ``targets=False`` leaves the targets out (``None``): a drawn table lists the moves in
+    words only, and finding each seat's target asked for that seat's whole view (eight
+    views for everyone's table of an 8-player game, on every first visit of a step).
+    """
     moves: list[dict[str, Any]] = []
     for seat in seats:
-        view = engine.view(state, seat)
-        for event in engine.legal_events(state, seat):
+        view = engine.view(state, seat) if targets else None
+        events = legal[seat] if legal is not None else engine.legal_events(state, seat)
+        for event in events:
             moves.append(
                 {
                     "seat": seat,
                     "event": event,
                     "label": names_fill(engine.label(event, seat, state), players),
-                    "target": table_target(engine.slug, event, view),
+                    "target": table_target(engine.slug, event, view) if view is not None else None,
                 }
             )
     return moves

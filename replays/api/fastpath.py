@@ -19,15 +19,25 @@ path: these bodies are the same whoever asks, so only the throttle depends on th
 client. Its user is found by the API's own authentication classes, exactly as DRF
 finds it (a token's lookup, the session's user), and it is counted in its user's
 window. Credentials they refuse (an unknown or revoked token) go to the DRF view,
-which answers the refusal; so does any other ``Authorization`` scheme.
+which answers the refusal; so does any other ``Authorization`` scheme. Whom a session
+or token was is remembered for a few seconds (``core.credentials``: its queries were most
+of a signed-in read), and used only while no credential changed anywhere: the
+credentials' generation is read in the same round trip as the throttle, and a change
+(logout, password, ``is_active``, a token revoked) sends the request to the DRF view.
+
+A miss of a step's body is built here too (``step_build``), so a first visit pays
+neither DRF's cycle nor the token's second reading; the body is stored once the answer
+is sent (``response_cache.StoredAfterResponse``).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
 from rest_framework.exceptions import APIException
@@ -35,7 +45,9 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from core.api.throttling import VERDICT_ATTRIBUTE, throttle_check
-from replays import response_cache
+from core.credentials import GENERATION, CredentialMemo, credentials_generation
+from core.errors import ServiceError
+from replays import response_cache, selectors
 
 Target = tuple[str, str]  # (token name, body variant)
 JSON_ACCEPTS = frozenset({"", "*/*", "application/json"})
@@ -74,6 +86,23 @@ def _client(request: HttpRequest) -> Any:
     except APIException:
         return _UNKNOWN
     return user if user is not None and user.is_authenticated else _UNKNOWN
+
+
+# Who a session or token was, for a few seconds (``core.credentials``): the session's or
+# the token's queries were most of a signed-in read of a cached body.
+memo = CredentialMemo()
+
+
+def _credential(request: HttpRequest) -> str | None:
+    """What names the client's identity: its session key, or its token's digest (None:
+    neither, or an ``Authorization`` scheme that is not ours)."""
+    header = request.META.get("HTTP_AUTHORIZATION")
+    if header is None:
+        key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        return f"s:{key}" if key else None
+    if header.lower().startswith("token "):
+        return "t:" + hashlib.sha256(header.encode()).hexdigest()
+    return None
 
 
 def _seat(request: HttpRequest) -> tuple[bool, int | None]:
@@ -115,8 +144,32 @@ def list_target(request: HttpRequest, kwargs: dict[str, Any]) -> Target | None:
     return response_cache.LIST_TOKEN, response_cache.list_variant(request)
 
 
-def wrap(view: Callable[..., Any], target: Callable[[HttpRequest, dict[str, Any]], Target | None]):
+# Builds a body the cache did not have, under the token read (request, URL kwargs, token):
+# (the body, its key: stored once the answer is sent; None if found meanwhile).
+Build = Callable[[HttpRequest, dict[str, Any], str], tuple[bytes, str | None]]
+
+
+def step_build(
+    request: HttpRequest, kwargs: dict[str, Any], token: str
+) -> tuple[bytes, str | None]:
+    """A step's JSON on a miss, as the DRF view would build it (``selectors.record_step_json``)."""
+    _, seat = _seat(request)
+    answer = selectors.record_step_answer(
+        kwargs["record_id"], step=kwargs["step"], seat=seat, token=token
+    )
+    return answer.body, answer.key
+
+
+def wrap(
+    view: Callable[..., Any],
+    target: Callable[[HttpRequest, dict[str, Any]], Target | None],
+    build: Build | None = None,
+):
     """``view`` (an ``APIView.as_view()``) answering cached bodies first (see the module).
+
+    With ``build``, a miss is built here too (the request's rules honoured as for a hit),
+    and stored once the answer is sent; a refusal it raises (a step or seat out of the
+    record, a record missing) goes to the DRF view, which answers it in its own words.
 
     ``functools.wraps`` keeps ``cls``, ``initkwargs`` and ``csrf_exempt``: URL
     resolution, the OpenAPI schema and CSRF see the DRF view.
@@ -132,23 +185,55 @@ def wrap(view: Callable[..., Any], target: Callable[[HttpRequest, dict[str, Any]
         found = target(request, kwargs) if _plain_json_get(request) else None
         if found is None:
             return view(request, *args, **kwargs)
-        user = _client(request)
-        if user is _UNKNOWN:
-            return view(request, *args, **kwargs)
+        credential = _credential(request)
+        remembered = memo.get(credential) if credential is not None else None
+        if remembered is not None:
+            user = remembered.user
+            if credential is not None and credential.startswith("s:"):
+                request.session.accessed = True  # as reading its user does: Vary: Cookie
+        else:
+            generation = credentials_generation() if credential is not None else None
+            user = _client(request)  # after the generation: a change meanwhile replaces it
+            if user is _UNKNOWN:
+                return view(request, *args, **kwargs)
+            if credential is not None:
+                memo.put(credential, user, generation)
         token_name, variant = found
-        # Counted, and the token read, in one round trip (one Redis script).
-        verdict, (token,) = throttle_check(request, user, reads=[token_name])
+        # Counted, and the token (and the credentials' generation) read, in one round
+        # trip (one Redis script).
+        reads = [token_name] if credential is None else [token_name, GENERATION]
+        verdict, (token, *seen) = throttle_check(request, user, reads=reads)
+        if remembered is not None and seen != [remembered.generation]:
+            # A credential changed since: the DRF view judges this one afresh and counts
+            # it for whom it finds (the window of whom it was counted one more).
+            memo.forget(str(credential))
+            return view(request, *args, **kwargs)
         setattr(request, VERDICT_ATTRIBUTE, verdict)
-        if verdict.allowed and token is not None:
+        if not verdict.allowed or (token is None and build is None):
+            return view(request, *args, **kwargs)
+        key: str | None = None
+        body = None
+        if token is not None:
             body = response_cache.body_read(response_cache.body_name(token_name, token, variant))
-            if body is not None:
-                response = HttpResponse(body, content_type="application/json")
-                if vary:
-                    patch_vary_headers(response, [vary])
-                for name, value in headers.items():
-                    response[name] = value
-                return response
-        return view(request, *args, **kwargs)
+        if body is None:
+            if build is None:
+                return view(request, *args, **kwargs)
+            if token is None:  # nobody asked since the record changed: made now
+                token = response_cache.token_taken(token_name)
+            try:
+                body, key = build(request, kwargs, token)
+            except ServiceError:
+                return view(request, *args, **kwargs)
+        response = (
+            HttpResponse(body, content_type="application/json")
+            if key is None
+            else response_cache.StoredAfterResponse(body, key=key, content_type="application/json")
+        )
+        if vary:
+            patch_vary_headers(response, [vary])
+        for name, value in headers.items():
+            response[name] = value
+        return response
 
     return fast
 
@@ -157,8 +242,9 @@ class FastCachedGet:
     """Mixin for an ``APIView`` whose JSON GET bodies ``fast_target`` names in the cache."""
 
     fast_target: Callable[[HttpRequest, dict[str, Any]], Target | None]
+    fast_build: Build | None = None
 
     @classmethod
     def as_view(cls, **initkwargs: Any):
         view = super().as_view(**initkwargs)  # type: ignore[misc]
-        return wrap(view, cls.fast_target)
+        return wrap(view, cls.fast_target, cls.fast_build)

@@ -485,6 +485,7 @@ class RecordDetailView(fastpath.FastCachedGet, APIView):
 
 class RecordStepView(fastpath.FastCachedGet, APIView):
     fast_target = staticmethod(fastpath.step_target)
+    fast_build = staticmethod(fastpath.step_build)
 
     @extend_schema(
         summary="The state after k events",

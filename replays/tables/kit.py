@@ -32,10 +32,44 @@ def _safe(value: Any) -> str:
 
     Django's ``conditional_escape`` to the byte (``escape`` is ``html.escape`` of
     ``str(value)``), without its lazy-string wrappers: a long game's table holds
-    thousands of elements, and the wrappers were most of drawing it.
+    thousands of elements, and the wrappers were most of drawing it. Plain strings
+    (most of a table's text and classes) are escaped through ``_escaped``.
     """
+    kind = type(value)
+    if kind is SafeString:
+        return value
+    if kind is str:
+        return _escaped(value)
     html = getattr(value, "__html__", None)
     return html() if html is not None else escape_html(str(value))
+
+
+# Escaped plain strings, remembered: a table repeats the same classes, labels and names
+# hundreds of times (an 8-player GiftTRAP table has ~650 elements). Bounded: emptied
+# when full, so names of many records never pile up in a process.
+_ESCAPED: dict[str, str] = {}
+_ESCAPED_MAX = 8192
+
+
+def _escaped(text: str) -> str:
+    found = _ESCAPED.get(text)
+    if found is None:
+        if len(_ESCAPED) >= _ESCAPED_MAX:
+            _ESCAPED.clear()
+        found = _ESCAPED[text] = escape_html(text)
+    return found
+
+
+# Attribute names as written in HTML: ``data_key`` is ``data-key``, ``for_`` is ``for``.
+# Python identifiers hold nothing ``html.escape`` changes, so the name needs no escaping.
+_NAMES: dict[str, str] = {}
+
+
+def _attribute(name: str) -> str:
+    found = _NAMES.get(name)
+    if found is None:
+        found = _NAMES[name] = name.rstrip("_").replace("_", "-")
+    return found
 
 
 def join(parts: Iterable[Html | str], sep: str = "") -> Html:
@@ -46,19 +80,20 @@ def join(parts: Iterable[Html | str], sep: str = "") -> Html:
 def el(tag: str, *children: Html | str, cls: str = "", **attrs: Any) -> Html:
     """``<tag class=... attr=...>children</tag>``; ``data_key`` becomes ``data-key``.
 
-    Attributes whose value is ``None`` or ``False`` are left out.
+    Attributes whose value is ``None`` or ``False`` are left out. Written for speed
+    (a table calls it hundreds of times; a step's first visit draws one): the same
+    bytes as ``format_html`` with ``conditional_escape`` of every part
+    (``tests/replays/test_table_bytes.py`` compares them).
     """
-    attributes = [("class", cls)] if cls else []
-    attributes += [(name.rstrip("_").replace("_", "-"), value) for name, value in attrs.items()]
-    rendered = "".join(
-        [
-            f' {_safe(name)}="{_safe("" if value is True else value)}"'
-            for name, value in attributes
-            if value is not None and value is not False
-        ]
-    )
-    inner = "".join([_safe(child) for child in children])
-    return SafeString(f"<{tag}{rendered}>{inner}</{tag}>")
+    head = f'<{tag} class="{_safe(cls)}"' if cls else f"<{tag}"
+    for name, value in attrs.items():
+        if value is None or value is False:
+            continue
+        head += f' {_attribute(name)}="{"" if value is True else _safe(value)}"'
+    if not children:
+        return SafeString(f"{head}></{tag}>")
+    inner = "".join([child if type(child) is SafeString else _safe(child) for child in children])
+    return SafeString(f"{head}>{inner}</{tag}>")
 
 
 def points(value: int) -> str:
