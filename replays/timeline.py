@@ -124,7 +124,9 @@ def record_timeline(
 
 
 def _timeline_key(kind: str, record: Record, players: list[str], seat: int | None) -> str:
-    return f"{kind}:{WORDS_VERSION}:{record.pk}:{record.digest}:{seat}:{'|'.join(players)}"
+    # The names by fingerprint: eight long names made keys of 400 characters and more.
+    names = replay_store.players_key(players)
+    return f"{kind}:{WORDS_VERSION}:{record.pk}:{record.digest}:{seat}:{names}"
 
 
 def _timeline_stored(record: Record, players: list[str], seat: int | None) -> bytes | None:
