@@ -94,31 +94,8 @@ def records_batch_ingest(*, record_ids: Sequence[int]) -> list[int]:
         rows = []
         summaries: dict[int, Any] = {}
         for record in records:
-            result = record.result
-            winners = set(result.get("winners", []))
-            variant = options_key(record.options)
-            mine = seats[record.pk]
-            for seat, player_id, _, _ in mine:
-                rows.append(
-                    (
-                        record.pk,
-                        seat,
-                        player_id,
-                        record.game,
-                        len(mine),
-                        result["scores"][seat],
-                        result["ranks"][seat],
-                        seat in winners,
-                        variant,
-                    )
-                )
-            summaries[record.pk] = record_summary_contribution(
-                simulated=record.simulated,
-                seats=[
-                    (player_id, name, kind, seat in winners, result["scores"][seat])
-                    for seat, player_id, name, kind in mine
-                ],
-            )
+            mine, summaries[record.pk] = record_results_derive(record, seats[record.pk])
+            rows += mine
         # An upsert: a corrected result-only record is ingested again with new scores.
         # A batch none of whose records had results (an import's, a rebuild's) copies
         # them straight in.
@@ -148,6 +125,44 @@ def records_batch_ingest(*, record_ids: Sequence[int]) -> list[int]:
             delta.add(summaries[record.pk], 1)
         game_summaries_apply(deltas)  # last: its lock is then held only for the commit
     return ids
+
+
+def record_results_derive(
+    record: Record, seats: Sequence[tuple[int, int, str, str]]
+) -> tuple[list[tuple[Any, ...]], Any]:
+    """A record's per-seat result rows (``_RESULT_COLUMNS``) and what it adds to its summary.
+
+    ``seats``: (seat, player id, player name, player kind) in seat order. The one place
+    both the batch path and a rebuild (``analytics.rebuild``) compute them, so the two
+    write the same rows.
+    """
+    result = record.result
+    winners = set(result.get("winners", []))
+    variant = options_key(record.options)
+    scores, ranks = result["scores"], result["ranks"]
+    count = len(seats)
+    rows = [
+        (
+            record.pk,
+            seat,
+            player_id,
+            record.game,
+            count,
+            scores[seat],
+            ranks[seat],
+            seat in winners,
+            variant,
+        )
+        for seat, player_id, _, _ in seats
+    ]
+    summary = record_summary_contribution(
+        simulated=record.simulated,
+        seats=[
+            (player_id, name, kind, seat in winners, scores[seat])
+            for seat, player_id, name, kind in seats
+        ],
+    )
+    return rows, summary
 
 
 def _played_key(record: Record) -> tuple[Any, int]:

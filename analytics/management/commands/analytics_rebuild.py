@@ -18,7 +18,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from analytics.ingest import STREAM_BATCH, StreamProgress
+from analytics.ingest import StreamProgress
+from analytics.rebuild import REBUILD_BATCH
 from analytics.services import analytics_rebuild
 
 
@@ -34,7 +35,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
-            "--batch", type=int, default=STREAM_BATCH, help="records per batch (default 1000)"
+            "--batch",
+            type=int,
+            default=REBUILD_BATCH,
+            help=f"records per batch (default {REBUILD_BATCH})",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
