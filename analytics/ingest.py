@@ -1,7 +1,8 @@
 """Ingest of stored records, a batch at a time, with set-based writes.
 
-A batch (a bulk import's ``analytics.records_ingest``, a slice of a rebuild, or one
-record) is ingested in one transaction with a few statements whatever its size:
+A batch (a bulk import's ``analytics.records_ingest``, a slice of the nightly catch-up, a
+rebuild's batch it could not take itself (``analytics.rebuild``), or one record) is
+ingested in one transaction with a few statements whatever its size:
 
 1. the records read with one query (their logs left out: each record carries the
    facts its validating replay computed, ``Record.replay_facts``), their seats with
@@ -44,7 +45,7 @@ from replays.models import Record, Seat
 
 logger = logging.getLogger(__name__)
 
-STREAM_BATCH = 1000  # records per batch of a rebuild or a nightly catch-up
+STREAM_BATCH = 1000  # records per batch of the nightly catch-up (a rebuild: analytics.rebuild)
 _RESULT_COLUMNS = (
     "record_id",
     "seat",

@@ -426,9 +426,3 @@ def statistics_recompute_all(*, fix: bool = True) -> dict[str, Any]:
         "differences": differences,
         "summaries": game_summaries_check(fix=fix),
     }
-
-
-def statistics_reset() -> None:
-    """Forget every fact and snapshot (``analytics_rebuild`` derives them again)."""
-    StatisticsSnapshot.objects.all().delete()
-    RecordFacts.objects.all().delete()
