@@ -42,7 +42,7 @@ def rows_upsert(
     if not rows:
         return []
     if new and connection.vendor == "postgresql":
-        written = _rows_copy(table, columns, rows, conflict=conflict, returning=returning)
+        written = rows_copy(table, columns, rows, conflict=conflict, returning=returning)
         if written is not None:
             return written
     names = ", ".join(columns)
@@ -89,7 +89,7 @@ def rows_upsert(
     return written
 
 
-def _rows_copy(
+def rows_copy(
     table: str,
     columns: Sequence[str],
     rows: Sequence[Sequence[Any]],

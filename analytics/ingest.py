@@ -1,7 +1,8 @@
 """Ingest of stored records, a batch at a time, with set-based writes.
 
-A batch (a bulk import's ``analytics.records_ingest``, a slice of a rebuild, or one
-record) is ingested in one transaction with a few statements whatever its size:
+A batch (a bulk import's ``analytics.records_ingest``, a slice of the nightly catch-up, a
+rebuild's batch it could not take itself (``analytics.rebuild``), or one record) is
+ingested in one transaction with a few statements whatever its size:
 
 1. the records read with one query (their logs left out: each record carries the
    facts its validating replay computed, ``Record.replay_facts``), their seats with
@@ -44,7 +45,7 @@ from replays.models import Record, Seat
 
 logger = logging.getLogger(__name__)
 
-STREAM_BATCH = 1000  # records per batch of a rebuild or a nightly catch-up
+STREAM_BATCH = 1000  # records per batch of the nightly catch-up (a rebuild: analytics.rebuild)
 _RESULT_COLUMNS = (
     "record_id",
     "seat",
@@ -94,31 +95,8 @@ def records_batch_ingest(*, record_ids: Sequence[int]) -> list[int]:
         rows = []
         summaries: dict[int, Any] = {}
         for record in records:
-            result = record.result
-            winners = set(result.get("winners", []))
-            variant = options_key(record.options)
-            mine = seats[record.pk]
-            for seat, player_id, _, _ in mine:
-                rows.append(
-                    (
-                        record.pk,
-                        seat,
-                        player_id,
-                        record.game,
-                        len(mine),
-                        result["scores"][seat],
-                        result["ranks"][seat],
-                        seat in winners,
-                        variant,
-                    )
-                )
-            summaries[record.pk] = record_summary_contribution(
-                simulated=record.simulated,
-                seats=[
-                    (player_id, name, kind, seat in winners, result["scores"][seat])
-                    for seat, player_id, name, kind in mine
-                ],
-            )
+            mine, summaries[record.pk] = record_results_derive(record, seats[record.pk])
+            rows += mine
         # An upsert: a corrected result-only record is ingested again with new scores.
         # A batch none of whose records had results (an import's, a rebuild's) copies
         # them straight in.
@@ -148,6 +126,44 @@ def records_batch_ingest(*, record_ids: Sequence[int]) -> list[int]:
             delta.add(summaries[record.pk], 1)
         game_summaries_apply(deltas)  # last: its lock is then held only for the commit
     return ids
+
+
+def record_results_derive(
+    record: Record, seats: Sequence[tuple[int, int, str, str]]
+) -> tuple[list[tuple[Any, ...]], Any]:
+    """A record's per-seat result rows (``_RESULT_COLUMNS``) and what it adds to its summary.
+
+    ``seats``: (seat, player id, player name, player kind) in seat order. The one place
+    both the batch path and a rebuild (``analytics.rebuild``) compute them, so the two
+    write the same rows.
+    """
+    result = record.result
+    winners = set(result.get("winners", []))
+    variant = options_key(record.options)
+    scores, ranks = result["scores"], result["ranks"]
+    count = len(seats)
+    rows = [
+        (
+            record.pk,
+            seat,
+            player_id,
+            record.game,
+            count,
+            scores[seat],
+            ranks[seat],
+            seat in winners,
+            variant,
+        )
+        for seat, player_id, _, _ in seats
+    ]
+    summary = record_summary_contribution(
+        simulated=record.simulated,
+        seats=[
+            (player_id, name, kind, seat in winners, scores[seat])
+            for seat, player_id, name, kind in seats
+        ],
+    )
+    return rows, summary
 
 
 def _played_key(record: Record) -> tuple[Any, int]:

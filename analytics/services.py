@@ -13,15 +13,10 @@ from django.utils import timezone
 
 from analytics import selectors
 from analytics.dashboard import dashboard_warm
-from analytics.ingest import (
-    STREAM_BATCH,
-    StreamProgress,
-    records_batch_ingest,
-    records_stream_ingest,
-)
-from analytics.models import GameSummary, IngestQuarantine, PlayerResult
+from analytics.ingest import StreamProgress, records_batch_ingest
+from analytics.models import GameSummary, IngestQuarantine
 from analytics.ratings import ratings_deferred, ratings_rebuild
-from analytics.statistics import statistics_reset
+from analytics.rebuild import REBUILD_BATCH, derived_rows_clear, records_rebuild_stream
 from analytics.summaries import game_summary_recompute
 from replays.models import Record
 
@@ -256,36 +251,37 @@ class RebuildReport:
 
 
 def analytics_rebuild(
-    *, batch: int = STREAM_BATCH, progress: Callable[[StreamProgress], None] | None = None
+    *, batch: int = REBUILD_BATCH, progress: Callable[[StreamProgress], None] | None = None
 ) -> RebuildReport:
     """Throw away every derived row and compute it again from the records alone.
 
     What a restore from a ``pg_dump`` of the records relies on, and what the fault
-    tests compare the incremental figures with. The records are streamed in played
-    order, ``batch`` at a time, through the ingest's batch path (``progress`` is
-    told after each batch); the ratings are recomputed once at the end. A record
-    whose ingest fails is quarantined and the rebuild goes on: it completes for
-    every other record and reports the quarantined ones. Anything else that fails
-    (the database, the ratings' recompute) is a failure of the rebuild and raises.
+    tests compare the incremental figures with. The tables are emptied, the records
+    streamed in played order, ``batch`` at a time (``analytics.rebuild``: each
+    record's rows computed by the batch path's functions, the snapshots and summaries
+    summed in memory and written once at the end; ``progress`` is told after each
+    batch); the ratings are recomputed once at the end. A record whose ingest fails
+    is quarantined (its batch goes through the batch path, record by record) and the
+    rebuild goes on: it completes for every other record and reports the quarantined
+    ones. Anything else that fails (the database, the ratings' recompute) is a
+    failure of the rebuild and raises.
     """
-    with transaction.atomic():
-        PlayerResult.objects.all().delete()
-        GameSummary.objects.all().delete()
-        statistics_reset()
+    derived_rows_clear()
     outcome = IngestOutcome()
 
-    def ingest(chunk: list[int]) -> None:
+    def fallback(chunk: list[int]) -> None:
         done = records_ingest_batch(chunk)
         outcome.ingested += done.ingested
         outcome.quarantined += done.quarantined
 
     with ratings_deferred():  # one recompute per scope below, not one per late record
-        records = records_stream_ingest(
-            records=Record.objects.all(), batch=batch, ingest=ingest, progress=progress
+        streamed = records_rebuild_stream(
+            records=Record.objects.all(), fallback=fallback, batch=batch, progress=progress
         )
     ratings_rebuild()  # quarantined records count in no scope (analytics.rating_scopes)
+    quarantined = list(IngestQuarantine.objects.select_related("record").order_by("record_id"))
     return RebuildReport(
-        records=records,
-        ingested=outcome.ingested,
-        quarantined=list(IngestQuarantine.objects.select_related("record").order_by("record_id")),
+        records=streamed.records,
+        ingested=streamed.records - len(quarantined),
+        quarantined=quarantined,
     )

@@ -136,7 +136,7 @@ _STORED_FIELDS = (
     *FACT_FIELDS,
 )
 _JSON_FIELDS = {"scores", "winners", "event_counts", "cards_held", "cards_ended"}
-_FACT_COLUMNS = (
+FACT_COLUMNS = (
     "record_id",
     *_STORED_FIELDS,
     "applied",
@@ -149,7 +149,7 @@ def _json(value: Any) -> str | None:
     return None if value is None else orjson.dumps(value).decode()
 
 
-def _facts_row(facts: RecordFacts, now: Any) -> tuple[Any, ...]:
+def facts_row(facts: RecordFacts, now: Any) -> tuple[Any, ...]:
     values = [facts.record_id]
     for name in _STORED_FIELDS:
         value = getattr(facts, name)
@@ -208,8 +208,8 @@ def statistics_apply_many(
     inserted = set(
         rows_upsert(
             table,
-            _FACT_COLUMNS,
-            [_facts_row(built[pk], now) for pk in fresh],
+            FACT_COLUMNS,
+            [facts_row(built[pk], now) for pk in fresh],
             conflict=["record_id"],
             returning="record_id",
             new=True,  # no row was found under lock: only a concurrent ingest's can exist
@@ -255,10 +255,10 @@ def statistics_apply_many(
     if changed:
         rows_upsert(
             table,
-            _FACT_COLUMNS,
-            [_facts_row(built[pk], now) for pk in changed],
+            FACT_COLUMNS,
+            [facts_row(built[pk], now) for pk in changed],
             conflict=["record_id"],
-            update=[c for c in _FACT_COLUMNS if c != "record_id"],
+            update=[c for c in FACT_COLUMNS if c != "record_id"],
         )
     deltas: dict[Scope, dict[str, Any]] = {}
     for key, summed in by_set.items():
@@ -426,9 +426,3 @@ def statistics_recompute_all(*, fix: bool = True) -> dict[str, Any]:
         "differences": differences,
         "summaries": game_summaries_check(fix=fix),
     }
-
-
-def statistics_reset() -> None:
-    """Forget every fact and snapshot (``analytics_rebuild`` derives them again)."""
-    StatisticsSnapshot.objects.all().delete()
-    RecordFacts.objects.all().delete()

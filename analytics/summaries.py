@@ -67,6 +67,16 @@ class SummaryDelta:
             row[2] += sign * int(won)
             row[3] += sign * int(score)
 
+    def merge(self, other: SummaryDelta) -> None:
+        """Add another delta (a later batch's: its names win, as :meth:`add`'s do)."""
+        self.games += other.games
+        for player_id, (name, games, wins, total) in other.players.items():
+            row = self.players.setdefault(player_id, [name, 0, 0, 0])
+            row[0] = name
+            row[1] += games
+            row[2] += wins
+            row[3] += total
+
     def empty(self) -> bool:
         return self.games == 0 and not any(any(r[1:]) for r in self.players.values())
 

@@ -22,6 +22,8 @@ from analytics.models import (
     RecordFacts,
     StatisticsSnapshot,
 )
+from analytics.ratings import ratings_deferred, ratings_rebuild
+from analytics.rebuild import derived_rows_clear, records_rebuild_stream
 from analytics.statistics import FACT_FIELDS, statistics_recompute_all
 from analytics.summaries import game_summaries_check
 from games.facts import record_facts_compute
@@ -222,3 +224,27 @@ def test_summaries_kept_by_deltas_equal_a_full_recompute(held):
     for game in incremental:
         services.game_summary_refresh(game=game)
     assert _summaries() == incremental
+
+
+def test_a_rebuild_hands_a_batch_a_worker_wrote_meanwhile_to_the_batch_path(held):
+    """A worker ingests records after the rebuild emptied the tables: their batch's copy
+    meets their rows, goes through the batch path, and every record counts once."""
+    ids = [r.pk for r in mixed_corpus()]
+    services.records_ingest(record_ids=ids)
+    reference = analytics_dump()
+    derived_rows_clear()
+    services.records_ingest(record_ids=ids[5:7])  # the worker, after the TRUNCATE
+    handed: list[list[int]] = []
+
+    def fallback(chunk: list[int]) -> None:
+        handed.append(chunk)
+        services.records_ingest_batch(chunk)
+
+    with ratings_deferred():
+        outcome = records_rebuild_stream(records=Record.objects.all(), fallback=fallback, batch=4)
+    ratings_rebuild()
+    assert outcome.records == len(ids)
+    assert outcome.handed_on == len(handed) >= 1
+    assert sum(map(len, handed)) < len(ids), "the other batches were the rebuild's own"
+    assert analytics_dump() == reference
+    assert_matches_full_recomputes()

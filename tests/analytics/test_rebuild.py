@@ -7,6 +7,7 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 
+from analytics import services
 from games.registry import engine_slugs
 from replays.services import record_submit
 from tests.analytics.dump import analytics_dump, analytics_row_count
@@ -14,7 +15,7 @@ from tests.analytics.dump import analytics_dump, analytics_row_count
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_rebuild_from_records_alone_gives_the_same_rows(make_document, capsys):
+def test_rebuild_from_records_alone_gives_the_same_rows(make_document, capsys, monkeypatch):
     for game in engine_slugs():
         for seed in (1, 2, 3):
             record_submit(document=make_document(game, seed=seed))
@@ -26,6 +27,11 @@ def test_rebuild_from_records_alone_gives_the_same_rows(make_document, capsys):
     for model in apps.get_app_config("analytics").get_models():
         model.objects.all().delete()
     assert analytics_row_count() == 0
+
+    def batch_path(chunk):  # the rebuild's own path must give the rows, not its fallback
+        raise AssertionError(f"a rebuild batch went through the batch path: {chunk}")
+
+    monkeypatch.setattr(services, "records_ingest_batch", batch_path)
     call_command("analytics_rebuild")
     out = capsys.readouterr().out
     assert "Rebuilt analytics from 15 records" in out

@@ -2,12 +2,12 @@
 
 After a restore from a ``pg_dump`` of the records (or to check the incremental
 figures), this is all it takes to get ratings, statistics and summaries back.
-The records are streamed in played order through the ingest's batch path
-(``--batch`` records at a time) and the progress is printed as it goes (records
-done of the total, and the rate). A record whose ingest fails is quarantined and
-reported, and the rebuild completes for every other record (exit status 0); only
-a failure of the rebuild itself (the database away, the ratings' recompute
-failing) exits 1.
+The records are streamed in played order, ``--batch`` records at a time, each
+computed by the ingest's batch functions (``analytics.rebuild``), and the progress
+is printed as it goes (records done of the total, and the rate). A record whose
+ingest fails is quarantined and reported, and the rebuild completes for every
+other record (exit status 0); only a failure of the rebuild itself (the database
+away, the ratings' recompute failing) exits 1.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from analytics.ingest import STREAM_BATCH, StreamProgress
+from analytics.ingest import StreamProgress
+from analytics.rebuild import REBUILD_BATCH
 from analytics.services import analytics_rebuild
 
 
@@ -34,7 +35,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
-            "--batch", type=int, default=STREAM_BATCH, help="records per batch (default 1000)"
+            "--batch",
+            type=int,
+            default=REBUILD_BATCH,
+            help=f"records per batch (default {REBUILD_BATCH})",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
