@@ -185,7 +185,7 @@ def main() -> None:
 
 GROUPS = (
     "engine", "analysis", "import", "http", "memory", "dashboard", "viewer", "viewer-replay",
-    "viewer-dashboard", "freshness", "ingest", "background", "ratings",
+    "viewer-dashboard", "stored", "freshness", "ingest", "background", "ratings",
 )  # fmt: skip
 
 
