@@ -370,16 +370,14 @@ def _dedupe(
     """Legal moves with their labels, one per label: moves the mover words alike (the
     same gift on two cards of one kind) are alike to it. The chosen move stands for its
     group; the order is the engine's."""
-    chosen_label = engine.label(chosen, seat, before)
+    chosen_label, *labels = engine.labels([chosen, *legal], seat, before)
     out: list[tuple[Event, str]] = []
     seen: set[str] = set()
-    for event in legal:
+    for event, label in zip(legal, labels, strict=True):
         if event == chosen:
             label = chosen_label
-        else:
-            label = engine.label(event, seat, before)
-            if label == chosen_label:
-                continue
+        elif label == chosen_label:
+            continue
         if label in seen:
             continue
         seen.add(label)

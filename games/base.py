@@ -193,6 +193,7 @@ class Engine(Protocol):
         self, event: Mapping[str, Any], seat: int | None, before: Any = None, after: Any = None
     ) -> str: ...
     def label(self, event: Mapping[str, Any], seat: int, before: Any) -> str: ...
+    def labels(self, events: Sequence[Mapping[str, Any]], seat: int, before: Any) -> list[str]: ...
     def card_catalog(self) -> dict[str, CardInfo]: ...
     def score_bounds(
         self, num_players: int, options: Mapping[str, Any] | None = None
@@ -503,6 +504,19 @@ class BaseEngine:
         """
         shown = self.event_view(event, seat, before=before)
         return self.tell_move(shown, seat, self.view(before, seat))
+
+    def labels(self, events: Sequence[Mapping[str, Any]], seat: int, before: Any) -> list[str]:
+        """``label`` of each of ``events``, all moves of ``seat`` from the same state.
+
+        The seat's view is built once for all of them: a table lists every legal move,
+        63 of them for each of eight players in GiftTRAP's giving, and ``label`` built
+        the view again for each (most of the cost of a step's first visit there).
+        """
+        view = self.view(before, seat)
+        return [
+            self.tell_move(self.event_view(event, seat, before=before), seat, view)
+            for event in events
+        ]
 
     def tell(
         self,

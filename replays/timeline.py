@@ -216,12 +216,12 @@ def step_moves(
     for seat in seats:
         view = engine.view(state, seat) if targets else None
         events = legal[seat] if legal is not None else engine.legal_events(state, seat)
-        for event in events:
+        for event, label in zip(events, engine.labels(events, seat, state), strict=True):
             moves.append(
                 {
                     "seat": seat,
                     "event": event,
-                    "label": names_fill(engine.label(event, seat, state), players),
+                    "label": names_fill(label, players),
                     "target": table_target(engine.slug, event, view) if view is not None else None,
                 }
             )

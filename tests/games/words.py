@@ -93,6 +93,9 @@ def check_labels(engine: Engine, state: Any, n: int, step: int) -> None:
             check_sentence(engine, text, n, seat, visible, f"step {step} move {event}")
             labels.add(text)
         moves = engine.legal_events(state, seat)
+        assert engine.labels(moves, seat, state) == [
+            engine.label(event, seat, state) for event in moves
+        ], f"step {step}: labels() of seat {seat}'s moves differ from their label()"
         assert len(labels) == len(moves), (
             f"step {step}: seat {seat}'s {len(moves)} moves have only {len(labels)} labels; "
             "two different moves must read differently"

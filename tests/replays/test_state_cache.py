@@ -71,7 +71,8 @@ def test_a_position_from_a_snapshot_reads_only_the_events_after_it(
             assert engine.view(state, None) == engine.view(states[step], None), (visit, step)
             assert engine.view(before, None) == engine.view(states[max(step - 1, 0)], None)
             assert event == (document["events"][step - 1] if step else None)
-            if visit == "warm" and step > 8 and connection.vendor == "postgresql":
+            if connection.vendor == "postgresql" and (step <= 8 or visit == "warm"):
+                # a step before the first snapshot reads its own events only
                 assert "events" in light.get_deferred_fields(), ("the log was loaded", step)
     assert state_cache.events_between(light, 3, 3) == []
     assert state_cache.events_between(light, 2, 6) == document["events"][2:6]
