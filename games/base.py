@@ -192,6 +192,9 @@ class Engine(Protocol):
     def describe(
         self, event: Mapping[str, Any], seat: int | None, before: Any = None, after: Any = None
     ) -> str: ...
+    def describe_each(
+        self, events: Sequence[Mapping[str, Any]], seat: int | None, states: Sequence[Any]
+    ) -> list[tuple[str, Event]]: ...
     def label(self, event: Mapping[str, Any], seat: int, before: Any) -> str: ...
     def labels(self, events: Sequence[Mapping[str, Any]], seat: int, before: Any) -> list[str]: ...
     def card_catalog(self) -> dict[str, CardInfo]: ...
@@ -495,6 +498,25 @@ class BaseEngine:
             after = self.apply(before, event)
         after_view = self.view(after, seat) if after is not None else None
         return self.tell(shown, seat, before_view, after_view)
+
+    def describe_each(
+        self, events: Sequence[Mapping[str, Any]], seat: int | None, states: Sequence[Any]
+    ) -> list[tuple[str, Event]]:
+        """``describe`` and ``event_view`` of each of ``events`` in a row, ``states[k]``
+        the state before ``events[k]`` and ``states[k + 1]`` the one after it.
+
+        Each state's view is built once: ``describe`` built the views before and after
+        its event, so a timeline built every view twice (most of telling a game: 250 ms
+        for the 4,620 events of an 8-player GiftTRAP game, a replay page's first visit).
+        """
+        told: list[tuple[str, Event]] = []
+        before_view = self.view(states[0], seat) if events else None
+        for index, event in enumerate(events):
+            shown = self.event_view(event, seat, before=states[index])
+            after_view = self.view(states[index + 1], seat)
+            told.append((self.tell(shown, seat, before_view, after_view), shown))
+            before_view = after_view
+        return told
 
     def label(self, event: Mapping[str, Any], seat: int, before: Any) -> str:
         """A move ``seat`` may make now, in the imperative, for a button.

@@ -76,15 +76,15 @@ def timeline_entries(
             "scores": scores_shown(engine, states[0], seat),
         }
     ]
-    for index, event in enumerate(events):
-        before, after = states[index], states[index + 1]
+    told = engine.describe_each(events, seat, states)
+    for index, (event, (text, shown)) in enumerate(zip(events, told, strict=True)):
         entries.append(
             {
                 "step": index + 1,
                 "actor": actor_json(event.get("by"), players),
-                "text": names_fill(engine.describe(event, seat, before, after), players),
-                "event": engine.event_view(event, seat, before=before),
-                "scores": scores_shown(engine, after, seat),
+                "text": names_fill(text, players),
+                "event": shown,
+                "scores": scores_shown(engine, states[index + 1], seat),
             }
         )
     return entries

@@ -68,6 +68,16 @@ def check_game(
         first_of_kind.setdefault(event["do"], index + 1)
     word_steps |= set(first_of_kind.values())
 
+    # A whole game told at once (a timeline) says what each event told alone says.
+    for seat in (None, *range(num_players)):
+        told = engine.describe_each(events, seat, states)
+        for step in sorted(word_steps):
+            before, event = states[step - 1], events[step - 1]
+            assert told[step - 1] == (
+                engine.describe(event, seat, before, states[step]),
+                engine.event_view(event, seat, before=before),
+            ), f"step {step}: describe_each differs from describe for seat {seat}"
+
     for step, state in enumerate(states):
         # Cards are conserved: every card is somewhere, none is duplicated.
         assert engine.card_multiset(state) == deck, f"cards not conserved after {step} events"
