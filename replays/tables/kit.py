@@ -117,12 +117,16 @@ def el(tag: str, *children: Html | str, cls: str = "", **attrs: Any) -> Html:
             head += f' {_attribute(name)}="{"" if value is True else esc(value)}"'
     if not children:
         return SafeString(f"{head}></{tag}>")
+    return SafeString(f"{head}>{inner(children)}</{tag}>")
+
+
+def inner(children: Sequence[Html | str]) -> str:
+    """``children`` as :func:`el` writes them inside a tag: safe fragments as they are,
+    anything else escaped."""
     if len(children) == 1:
         child = children[0]
-        inner = child if type(child) is SafeString else esc(child)
-    else:
-        inner = "".join([child if type(child) is SafeString else esc(child) for child in children])
-    return SafeString(f"{head}>{inner}</{tag}>")
+        return child if type(child) is SafeString else esc(child)
+    return "".join([child if type(child) is SafeString else esc(child) for child in children])
 
 
 def points(value: int) -> str:
@@ -130,10 +134,11 @@ def points(value: int) -> str:
     return f"{value} point" if abs(value) == 1 else f"{value} points"
 
 
-# Card faces, drawn once: a game's cards are a fixed set, and a table draws the same
-# faces step after step. Keyed by everything the face shows (not the catalog's identity),
-# so a changed catalog entry is a new face; bounded like ``_ESCAPED``.
-_FACES: dict[tuple[Any, ...], tuple[str, str]] = {}
+# Card faces, drawn once: a game's cards are a fixed set (its catalog, a module
+# constant), and a table draws the same faces step after step. Keyed by the card, its
+# catalog entry (kept in the value, so its ``id`` is never another entry's) and the
+# side; bounded like ``_ESCAPED``.
+_FACES: dict[tuple[str, int, bool, bool], tuple[Mapping[str, Any], str, str]] = {}
 _FACES_MAX = 4096
 
 
@@ -141,12 +146,12 @@ def _card_face(card: str, info: Mapping[str, Any], small: bool, down: bool) -> t
     """The face of ``card`` as ``(head, tail)``: ``head`` is the opening tag up to its
     ``data-card``, ``tail`` the ``title`` and the face's lines; :meth:`Table.card` puts the
     ``data-key`` between them and the note after (the same bytes as one ``el`` call)."""
+    memo = (card, id(info), small, down)
+    found = _FACES.get(memo)
+    if found is not None and found[0] is info:
+        return found[1], found[2]
     name, icon, value = info["name"], info.get("icon", ""), info.get("value")
     colour, text = info.get("colour"), info.get("text", "")
-    memo = (card, name, icon, value, colour, text, small, down)
-    found = _FACES.get(memo)
-    if found is not None:
-        return found
     classes = ["card", f"colour-{colour}" if colour else "colour-none"]
     if small:
         classes.append("small")
@@ -171,8 +176,8 @@ def _card_face(card: str, info: Mapping[str, Any], small: bool, down: bool) -> t
     tail = f' title="{esc(title)}">' + "".join(lines)
     if len(_FACES) >= _FACES_MAX:
         _FACES.clear()
-    found = _FACES[memo] = (head, tail)
-    return found
+    _FACES[memo] = (info, head, tail)
+    return head, tail
 
 
 @dataclass
@@ -233,21 +238,22 @@ class Table:
 
     def hidden(self, count: int, *, label: str = "cards") -> Html:
         """A face-down pile of ``count`` cards nobody here may see."""
-        return el(
-            "div",
-            el("span", "🂠", cls="icon", aria_hidden="true"),
-            el("span", f"{count} {label}", cls="back-label"),
-            cls="card back pile",
+        return SafeString(
+            '<div class="card back pile"><span class="icon" aria-hidden="true">🂠</span>'
+            f'<span class="back-label">{esc(f"{count} {label}")}</span></div>'
         )
 
     def row(self, *cards: Html, cls: str = "") -> Html:
         """Cards side by side, wrapping on a narrow screen."""
-        return el("div", *cards, cls=f"cards {cls}".strip())
+        return SafeString(f'<div class="{esc(f"cards {cls}".strip())}">{inner(cards)}</div>')
 
     # -- layout ------------------------------------------------------------------
     def zone(self, title: str, *content: Html | str, cls: str = "") -> Html:
         """A labelled area of the table (a pile, a track, the Unexpected guest)."""
-        return el("section", el("h4", title), *content, cls=f"zone {cls}".strip())
+        return SafeString(
+            f'<section class="{esc(f"zone {cls}".strip())}"><h4>{esc(title)}</h4>'
+            f"{inner(content)}</section>"
+        )
 
     def stat(self, label: str, value: Any) -> Html:
         """``<span class="stat"><b>label</b> value</span>``: f-string, a table has dozens."""
@@ -256,20 +262,18 @@ class Table:
     def seat_panel(self, seat: int, *content: Html | str, stats: Sequence[Html] = ()) -> Html:
         """One player's place at the table; marked when it is their turn."""
         turn = seat in self.waiting_for
-        heading = el(
-            "h3",
-            self.name(seat),
-            el("span", "to move", cls="turn-badge") if turn else "",
-        )
-        return el(
-            "section",
-            heading,
-            el("div", *stats, cls="stats") if stats else "",
-            *content,
-            cls="seat" + (" active" if turn else "") + (" mine" if seat == self.seat else ""),
-            data_seat=str(seat),
+        badge = '<span class="turn-badge">to move</span>' if turn else ""
+        shown = f'<div class="stats">{inner(stats)}</div>' if stats else ""
+        cls = "seat" + (" active" if turn else "") + (" mine" if seat == self.seat else "")
+        return SafeString(
+            f'<section class="{cls}" data-seat="{esc(str(seat))}">'
+            f"<h3>{esc(self.name(seat))}{badge}</h3>{shown}{inner(content)}</section>"
         )
 
     def table(self, *content: Html | str) -> Html:
         """The outermost element of every drawn table."""
-        return el("div", *content, cls=f"table table-{self.game}", data_game=self.game)
+        game = esc(self.game)
+        return SafeString(
+            f'<div class="{esc(f"table table-{self.game}")}" data-game="{game}">'
+            f"{inner(content)}</div>"
+        )
