@@ -197,8 +197,7 @@ def _track(
         for space, (before, after) in enumerate(_spaces(length, zone_from))
     )
     return SafeString(
-        f'<div class="gt-track-wrap"><h5>{esc(title)}</h5>'
-        f'<div class="gt-track">{cells}</div></div>'
+        f'<div class="gt-track-wrap"><h5>{esc(title)}</h5><div class="gt-track">{cells}</div></div>'
     )
 
 
