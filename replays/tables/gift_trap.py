@@ -126,18 +126,17 @@ def _grid(table: Table, view: Mapping[str, Any]) -> Html:
     slots = []
     for g in grid:
         gift = g["gift"]
-        chips = [el("span", "GiftTRAPped", cls="gt-chip trap")] if g["trapped"] else []
-        chips += placed.get(gift, [])
-        slots.append(
-            el(
-                "div",
-                table.card(g["card"], key=f"gift-{gift}", note=f"Gift {gift}: {g['name']}"),
-                el("div", *chips, cls="gt-chips"),
-                cls="gift-slot" + (" trapped" if g["trapped"] else ""),
+        face = table.card(g["card"], key=f"gift-{gift}", note=f"Gift {gift}: {g['name']}")
+        chips = "".join(placed.get(gift, ()))
+        if g["trapped"]:  # f-strings: a grid has up to 16 gifts
+            slots.append(
+                f'<div class="gift-slot trapped">{face}<div class="gt-chips">'
+                f'<span class="gt-chip trap">GiftTRAPped</span>{chips}</div></div>'
             )
-        )
+        else:
+            slots.append(f'<div class="gift-slot">{face}<div class="gt-chips">{chips}</div></div>')
     title = f"Gift grid: {pack_words(view['pack'])}" if view.get("pack") else "Gift grid"
-    return table.zone(title, el("div", *slots, cls="gift-grid"))
+    return table.zone(title, SafeString(f'<div class="gift-grid">{"".join(slots)}</div>'))
 
 
 def _tokens_on_grid(table: Table, view: Mapping[str, Any]) -> dict[int, list[Html]]:
@@ -293,6 +292,11 @@ def _score_line(table: Table, entry: Mapping[str, Any], names: Mapping[int, str]
 
 
 # -- a player's place -----------------------------------------------------------------------------
+_RECEIVED, _GETS, _EXPERT = (
+    el("h5", words) for words in ("GIVE tokens received", "GET tokens", "Expert cards")
+)
+
+
 def _player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
     player = view["players"][seat]
     roles = []
@@ -309,14 +313,9 @@ def _player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
         stats.append(table.stat("Now", ", ".join(roles)))
     parts: list[Html | str] = []
     if view["phase"] not in ("choose_pack", "deal"):  # between rounds the tokens are in the bags
-        parts += [
-            el("h5", "GIVE tokens received"),
-            _received(table, view, seat),
-            el("h5", "GET tokens"),
-            _gets(table, view, player),
-        ]
+        parts += [_RECEIVED, _received(table, view, seat), _GETS, _gets(table, view, player)]
     if view.get("expert_cards"):
-        parts += [el("h5", "Expert cards"), _expert(table, view, player)]
+        parts += [_EXPERT, _expert(table, view, player)]
     return table.seat_panel(seat, *parts, stats=stats)
 
 

@@ -19,7 +19,7 @@ import pytest
 from games.base import CHANCE, CardInfo
 from games.gift_economy.cards import GOAL, RES, RESOURCES, SPECIALS
 from games.gift_economy.words import ICON
-from games.gift_trap.words import TOKEN_WORDS, move_words
+from games.gift_trap.words import TOKEN_WORDS, move_words, pack_words
 from games.play import replay_states
 from games.registry import all_engines, get_engine
 from replays.simulation import simulated_document
@@ -396,6 +396,64 @@ def secret_santa_group(title: str, content: Html) -> Html:
     return el("div", el("div", title, cls="ss-caption"), content, cls="ss-group")
 
 
+def gift_trap_grid(table: Table, view: Mapping[str, Any]) -> Html:
+    grid, last = view["grid"], view.get("last_grid") or []
+    if not grid and last:
+        slots = [
+            el("div", table.card(g["card"], note=f"Gift {g['gift']}: {g['name']}"), cls="gift-slot")
+            for g in last
+        ]
+        return table.zone(
+            "Last round's gifts (going back under their pack)", el("div", *slots, cls="gift-grid")
+        )
+    if not grid:
+        waiting = "Waiting for the deal." if view["phase"] == "deal" else "No gifts dealt yet."
+        return table.zone("Gift grid", el("p", waiting, cls="gt-note"))
+    placed = gift_trap_tokens_on_grid(table, view)
+    slots = []
+    for g in grid:
+        gift = g["gift"]
+        chips = [el("span", "GiftTRAPped", cls="gt-chip trap")] if g["trapped"] else []
+        chips += placed.get(gift, [])
+        slots.append(
+            el(
+                "div",
+                table.card(g["card"], key=f"gift-{gift}", note=f"Gift {gift}: {g['name']}"),
+                el("div", *chips, cls="gt-chips"),
+                cls="gift-slot" + (" trapped" if g["trapped"] else ""),
+            )
+        )
+    title = f"Gift grid: {pack_words(view['pack'])}" if view.get("pack") else "Gift grid"
+    return table.zone(title, el("div", *slots, cls="gift-grid"))
+
+
+def gift_trap_player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
+    player = view["players"][seat]
+    roles = []
+    if seat == view["dealer"]:
+        roles.append("dealer")
+    if seat == view.get("revealer"):
+        roles.append("revealing")
+    stats = [
+        table.stat("GIVE", player["give_track"]),
+        table.stat("GET", player["get_track"]),
+        table.stat("Total", player["give_track"] + player["get_track"]),
+    ]
+    if roles:
+        stats.append(table.stat("Now", ", ".join(roles)))
+    parts: list[Html | str] = []
+    if view["phase"] not in ("choose_pack", "deal"):  # between rounds the tokens are in the bags
+        parts += [
+            el("h5", "GIVE tokens received"),
+            gift_trap_received(table, view, seat),
+            el("h5", "GET tokens"),
+            gift_trap_gets(table, view, player),
+        ]
+    if view.get("expert_cards"):
+        parts += [el("h5", "Expert cards"), gift_trap._expert(table, view, player)]
+    return table.seat_panel(seat, *parts, stats=stats)
+
+
 REFERENCES: list[tuple[Any, str, Any]] = [
     *(
         (Table, name, globals()[f"kit_{name}"])
@@ -404,6 +462,8 @@ REFERENCES: list[tuple[Any, str, Any]] = [
     *(
         (gift_trap, name, globals()[f"gift_trap{name}"])
         for name in (
+            "_grid",
+            "_player",
             "_tokens_on_grid",
             "_tracks",
             "_track",
