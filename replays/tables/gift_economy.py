@@ -17,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.safestring import SafeString
+
 from games.base import ordinal
 from games.gift_economy.cards import GOAL, ORDER, RES, RESOURCES, SPECIALS
 from games.gift_economy.words import ICON, resource_phrase
-from replays.tables.kit import Html, Table, el
+from replays.tables.kit import Html, Table, el, esc
 
 
 def draw(table: Table) -> Html:
@@ -129,13 +131,11 @@ def _hand(table: Table, hand: Sequence[str], totals: Any, keyed: bool) -> Html:
             mark, cls = f"{got - GOAL} too many", "ge-over"
         else:
             mark, cls = f"{GOAL - got} to go", "ge-under"
-        label = el(
-            "p",
-            f"{ICON[res]} {res.capitalize()}: ",
-            el("b", f"{got} / {GOAL}"),
-            " ",
-            el("span", mark, cls=f"ge-mark {cls}"),
-            cls="ge-label",
+        # f-strings, each value escaped once: six hands of four groups on every table
+        label = (
+            f'<p class="ge-label">{esc(f"{ICON[res]} {res.capitalize()}: ")}'
+            f"<b>{esc(f'{got} / {GOAL}')}</b> "
+            f'<span class="{esc(f"ge-mark {cls}")}">{esc(mark)}</span></p>'
         )
         row = table.row(
             *(
@@ -143,7 +143,11 @@ def _hand(table: Table, hand: Sequence[str], totals: Any, keyed: bool) -> Html:
                 for c in cards
             )
         )
-        groups.append(el("div", label, row if cards else "", cls=f"ge-group ge-{res}"))
+        groups.append(
+            SafeString(
+                f'<div class="{esc(f"ge-group ge-{res}")}">{label}{row if cards else ""}</div>'
+            )
+        )
     specials = [c for c in hand if c in SPECIALS]
     if specials:
         groups.append(
@@ -343,8 +347,6 @@ def _ranking(table: Table) -> Html | None:
         else "The deck ran out. " + RANKING_WORDS.get(str(table.view.get("ranking")), "")
     )
     return table.zone("Final ranking", el("p", why, cls="ge-rule"), el("ol", *rows), cls="ge-rank")
-
-
 
 
 # -- the status line ------------------------------------------------------------------------

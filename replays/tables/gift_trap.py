@@ -9,10 +9,13 @@ once turned over; before that the table sees only how many are placed.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
+from django.utils.safestring import SafeString
+
 from games.gift_trap.words import TOKEN_WORDS, move_words, pack_words
-from replays.tables.kit import Html, Table, el
+from replays.tables.kit import Html, Table, el, esc
 
 TOKENS = ("great", "good", "ok", "no_way")
 TOKEN_POINTS = {"great": "+3", "good": "+2", "ok": "+1", "no_way": "-4"}
@@ -123,18 +126,17 @@ def _grid(table: Table, view: Mapping[str, Any]) -> Html:
     slots = []
     for g in grid:
         gift = g["gift"]
-        chips = [el("span", "GiftTRAPped", cls="gt-chip trap")] if g["trapped"] else []
-        chips += placed.get(gift, [])
-        slots.append(
-            el(
-                "div",
-                table.card(g["card"], key=f"gift-{gift}", note=f"Gift {gift}: {g['name']}"),
-                el("div", *chips, cls="gt-chips"),
-                cls="gift-slot" + (" trapped" if g["trapped"] else ""),
+        face = table.card(g["card"], key=f"gift-{gift}", note=f"Gift {gift}: {g['name']}")
+        chips = "".join(placed.get(gift, ()))
+        if g["trapped"]:  # f-strings: a grid has up to 16 gifts
+            slots.append(
+                f'<div class="gift-slot trapped">{face}<div class="gt-chips">'
+                f'<span class="gt-chip trap">GiftTRAPped</span>{chips}</div></div>'
             )
-        )
+        else:
+            slots.append(f'<div class="gift-slot">{face}<div class="gt-chips">{chips}</div></div>')
     title = f"Gift grid: {pack_words(view['pack'])}" if view.get("pack") else "Gift grid"
-    return table.zone(title, el("div", *slots, cls="gift-grid"))
+    return table.zone(title, SafeString(f'<div class="gift-grid">{"".join(slots)}</div>'))
 
 
 def _tokens_on_grid(table: Table, view: Mapping[str, Any]) -> dict[int, list[Html]]:
@@ -149,13 +151,11 @@ def _tokens_on_grid(table: Table, view: Mapping[str, Any]) -> dict[int, list[Htm
             gift = tokens.get(tok)
             if gift:
                 text = f"{TOKEN_WORDS[tok]} · {table.name(player['seat'])}"
-                out.setdefault(gift, []).append(
-                    el(
-                        "span",
-                        text + (", face down" if down else ""),
-                        cls=f"gt-chip get {tok}" + (" down" if down else ""),
-                    )
-                )
+                if down:
+                    chip = f'<span class="gt-chip get {tok} down">{esc(text + ", face down")}'
+                else:
+                    chip = f'<span class="gt-chip get {tok}">{esc(text)}'
+                out.setdefault(gift, []).append(SafeString(chip + "</span>"))
     return out
 
 
@@ -163,19 +163,11 @@ def _tokens_on_grid(table: Table, view: Mapping[str, Any]) -> dict[int, list[Htm
 def _tracks(table: Table, view: Mapping[str, Any]) -> Html:
     length, zone_from = view["track_length"], view["gifted_zone_from"]
     players = view["players"]
-    legend = el(
-        "div",
-        *(
-            el(
-                "span",
-                _marker(table, p["seat"]),
-                f" {table.name(p['seat'])}: GIVE {p['give_track']}, GET {p['get_track']}",
-                cls="gt-legend-item",
-            )
-            for p in players
-        ),
-        cls="gt-legend",
-    )
+    legend = ""
+    for p in players:
+        seat = p["seat"]
+        words = f" {table.name(seat)}: GIVE {p['give_track']}, GET {p['get_track']}"
+        legend += f'<span class="gt-legend-item">{_marker(table, seat)}{esc(words)}</span>'
     zone_words = (
         f"Shaded: the Gifted Zone, spaces {zone_from}-{length} ({length} is GIFTED)."
         if zone_from < length
@@ -183,7 +175,7 @@ def _tracks(table: Table, view: Mapping[str, Any]) -> Html:
     )
     return table.zone(
         "GIVE and GET tracks",
-        legend,
+        SafeString(f'<div class="gt-legend">{legend}</div>'),
         _track(table, "GIVE track 🎁 (for giving)", "give_track", length, zone_from, players),
         _track(table, "GET track 📦 (for getting)", "get_track", length, zone_from, players),
         el("p", zone_words, cls="gt-note"),
@@ -194,26 +186,45 @@ def _tracks(table: Table, view: Mapping[str, Any]) -> Html:
 def _track(
     table: Table, title: str, field: str, length: int, zone_from: int, players: list[Any]
 ) -> Html:
-    cells = []
+    """One track: its spaces drawn once per length (``_spaces``), the markers put in."""
+    here: dict[int, str] = {}
+    for p in players:
+        space = p[field]
+        here[space] = here.get(space, "") + _marker(table, p["seat"])
+    cells = "".join(
+        f"{before}{here.get(space, '')}{after}"
+        for space, (before, after) in enumerate(_spaces(length, zone_from))
+    )
+    return SafeString(
+        f'<div class="gt-track-wrap"><h5>{esc(title)}</h5><div class="gt-track">{cells}</div></div>'
+    )
+
+
+@cache
+def _spaces(length: int, zone_from: int) -> tuple[tuple[str, str], ...]:
+    """Each space of a track as the markup before and after its markers: the same for
+    every step of every game with these rules, so drawn once (a track has ~30 spaces)."""
+    spaces = []
     for space in range(length + 1):
-        here = [_marker(table, p["seat"]) for p in players if p[field] == space]
         label = "GO" if space == 0 else str(space)
         classes = "gt-space" + (" gifted" if space >= zone_from else "")
-        cells.append(
-            el(
-                "div",
-                el("span", label, cls="gt-space-no"),
-                el("span", *here, cls="gt-markers"),
-                cls=classes,
-                title="GIFTED" if space == length else ("GO" if space == 0 else f"Space {space}"),
+        title = "GIFTED" if space == length else ("GO" if space == 0 else f"Space {space}")
+        spaces.append(
+            (
+                f'<div class="{classes}" title="{title}"><span class="gt-space-no">{label}</span>'
+                '<span class="gt-markers">',
+                "</span></div>",
             )
         )
-    return el("div", el("h5", title), el("div", *cells, cls="gt-track"), cls="gt-track-wrap")
+    return tuple(spaces)
 
 
 def _marker(table: Table, seat: int) -> Html:
     mine = " mine" if seat == table.seat else ""
-    return el("span", str(seat + 1), cls=f"gt-marker m{seat % 8}{mine}", title=table.name(seat))
+    return SafeString(
+        f'<span class="gt-marker m{seat % 8}{mine}" title="{esc(table.name(seat))}">'
+        f"{seat + 1}</span>"
+    )
 
 
 # -- reveal progress and scoring ------------------------------------------------------------
@@ -255,7 +266,7 @@ def _reveal_steps(table: Table, view: Mapping[str, Any], order: list[int]) -> li
             state, cls = f"revealing ({gets}, {flipped} of {n - 1} gifts turned over)", "now"
         else:
             state, cls = "waiting", "later"
-        steps.append(el("li", f"{table.name(seat)}: {state}", cls=cls))
+        steps.append(SafeString(f'<li class="{cls}">{esc(f"{table.name(seat)}: {state}")}</li>'))
     return steps
 
 
@@ -273,15 +284,19 @@ def _score_line(table: Table, entry: Mapping[str, Any], names: Mapping[int, str]
             "GET", table.name(receiver), match, entry["get_move"], entry.get("get_more")
         )
         moves = f"{MATCHES.get(match, match)}: {give}, {get}."
-    return el(
-        "li",
-        el("b", f"{table.name(giver)} → {table.name(receiver)}"),
-        f": {what}, {moves}",
-        cls=f"gt-score {match}",
+    return SafeString(
+        f'<li class="{esc(f"gt-score {match}")}">'
+        f"<b>{esc(f'{table.name(giver)} → {table.name(receiver)}')}</b>"
+        f"{esc(f': {what}, {moves}')}</li>"
     )
 
 
 # -- a player's place -----------------------------------------------------------------------------
+_RECEIVED, _GETS, _EXPERT = (
+    el("h5", words) for words in ("GIVE tokens received", "GET tokens", "Expert cards")
+)
+
+
 def _player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
     player = view["players"][seat]
     roles = []
@@ -298,52 +313,45 @@ def _player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
         stats.append(table.stat("Now", ", ".join(roles)))
     parts: list[Html | str] = []
     if view["phase"] not in ("choose_pack", "deal"):  # between rounds the tokens are in the bags
-        parts += [
-            el("h5", "GIVE tokens received"),
-            _received(table, view, seat),
-            el("h5", "GET tokens"),
-            _gets(table, view, player),
-        ]
+        parts += [_RECEIVED, _received(table, view, seat), _GETS, _gets(table, view, player)]
     if view.get("expert_cards"):
-        parts += [el("h5", "Expert cards"), _expert(table, view, player)]
+        parts += [_EXPERT, _expert(table, view, player)]
     return table.seat_panel(seat, *parts, stats=stats)
 
 
 def _received(table: Table, view: Mapping[str, Any], seat: int) -> Html:
-    """The GIVE tokens in front of ``seat``, one per other player, in seat order."""
+    """The GIVE tokens in front of ``seat``, one per other player, in seat order.
+
+    Written with f-strings (each value escaped once): an 8-player table draws 56 tokens.
+    """
     players = view["players"]
     player = players[seat]
+    received, revealed = player["received_from"], player["revealed_from"]
     tokens = []
     for giver in range(len(players)):
         if giver == seat:
             continue
-        who = table.name(giver)
-        if giver not in player["received_from"]:
-            waiting = el("small", "not given yet")
-            tokens.append(el("div", f"from {who}", waiting, cls="gt-token empty"))
+        who = esc(f"from {table.name(giver)}")
+        if giver not in received:
+            tokens.append(f'<div class="gt-token empty">{who}<small>not given yet</small></div>')
             continue
         entry = next((e for e in players[giver]["gave"] if e["to"] == seat), {})
-        turned = giver in player["revealed_from"]
-        lines: list[Html | str] = [f"from {who}"]
+        turned = giver in revealed
+        side = "up" if turned else "down"
+        token = f'<div class="gt-token {side}" data-key="token-{giver}-{seat}">{who}'
         if "gift" in entry:
-            name = _gift_name(view, entry["gift"])
-            lines.append(el("b", f"gift {entry['gift']}" + (f" · {name}" if name else "")))
+            gift = entry["gift"]
+            name = _gift_name(view, gift)
+            token += f"<b>{esc(f'gift {gift}' + (f' · {name}' if name else ''))}</b>"
         else:
-            lines.append(el("small", "secret gift"))
-        lines.append(el("small", "turned over" if turned else "face down"))
+            token += "<small>secret gift</small>"
+        token += "<small>turned over</small>" if turned else "<small>face down</small>"
         if entry.get("give_more"):
-            lines.append(el("small", "with Give More: doubled", cls="gt-more"))
+            token += '<small class="gt-more">with Give More: doubled</small>'
         if player.get("get_more") == giver:
-            lines.append(el("small", "Get More under it: doubled", cls="gt-more"))
-        tokens.append(
-            el(
-                "div",
-                *lines,
-                cls="gt-token" + (" up" if turned else " down"),
-                data_key=f"token-{giver}-{seat}",
-            )
-        )
-    return el("div", *tokens, cls="gt-tokens")
+            token += '<small class="gt-more">Get More under it: doubled</small>'
+        tokens.append(token + "</div>")
+    return SafeString(f'<div class="gt-tokens">{"".join(tokens)}</div>')
 
 
 def _gift_name(view: Mapping[str, Any], gift: int) -> str:
@@ -354,21 +362,18 @@ def _gift_name(view: Mapping[str, Any], gift: int) -> str:
 
 
 def _gets(table: Table, view: Mapping[str, Any], player: Mapping[str, Any]) -> Html:
+    """A player's GET tokens: f-strings, each value escaped once (one per seat per table)."""
     seat = player["seat"]
     tokens = player.get("get_tokens")
-    chips = []
+    chips = ""
     if isinstance(tokens, Mapping):
         down = not player.get("get_tokens_shown")
         for tok in TOKENS:
             gift = tokens.get(tok)
             where = f"gift {gift}" if gift else "not placed"
-            chips.append(
-                el(
-                    "span",
-                    f"{TOKEN_WORDS[tok]} ({TOKEN_POINTS[tok]}): {where}",
-                    cls=f"gt-chip get {tok}" + (" down" if down and gift else ""),
-                )
-            )
+            words = esc(f"{TOKEN_WORDS[tok]} ({TOKEN_POINTS[tok]}): {where}")
+            side = " down" if down and gift else ""
+            chips += f'<span class="gt-chip get {tok}{side}">{words}</span>'
         placed = any(tokens.get(tok) for tok in TOKENS)
         note = ""
         if not down:
@@ -377,15 +382,13 @@ def _gets(table: Table, view: Mapping[str, Any], player: Mapping[str, Any]) -> H
             note = "face down: only you know them" if seat == table.seat else "face down"
     else:
         count = player.get("get_tokens_placed", 0)
-        chips = [el("span", "placed", cls="gt-chip get down") for _ in range(count)]
-        chips += [el("span", "not placed", cls="gt-chip get empty") for _ in range(4 - count)]
+        chips = '<span class="gt-chip get down">placed</span>' * count
+        chips += '<span class="gt-chip get empty">not placed</span>' * (4 - count)
         note = f"{count} of 4 placed, face down" if count else "none placed yet"
-    return el(
-        "div",
-        el("div", *chips, cls="gt-chips"),
-        el("small", note, cls="gt-note") if note else "",
-        cls="gt-gets",
-        data_key=f"gets-{seat}",
+    noted = f'<small class="gt-note">{esc(note)}</small>' if note else ""
+    return SafeString(
+        f'<div class="gt-gets" data-key="{esc(f"gets-{seat}")}">'
+        f'<div class="gt-chips">{chips}</div>{noted}</div>'
     )
 
 

@@ -4,8 +4,12 @@ A drawing module (``replays/tables/<slug>.py``) turns one view of one step into
 HTML. It gets a :class:`Table`: the engine's ``view`` for the viewer (never the
 raw state, so a page cannot draw what the seat may not see), the card catalog,
 the player names and whose turn it is. It builds HTML with the kit's helpers,
-which escape everything (as ``format_html`` does), so no drawing module writes markup
-by string concatenation.
+which escape everything (as ``format_html`` does), so a drawing module writes markup
+by string concatenation only in a hot loop, in a small helper that escapes every value
+with :func:`esc` and says why in its docstring (a step's first visit draws the table
+while the visitor waits; an 8-player table has ~700 elements). Each such helper has a
+reference built with :func:`el` in ``tests/replays/test_table_fast_helpers.py``, which
+compares their bytes on many drawn states with hostile names.
 
 Every card face a module draws carries ``data-card="<id>"``; every element a
 move can act on carries ``data-key="<key>"``, and the module's ``target(event,
@@ -77,28 +81,103 @@ def join(parts: Iterable[Html | str], sep: str = "") -> Html:
     return SafeString(sep.join([_safe(part) for part in parts]))
 
 
+def esc(value: Any) -> str:
+    """``value`` as HTML text or attribute value, exactly as :func:`el` writes it: a safe
+    fragment as it is, anything else escaped (plain strings through a bounded memo).
+
+    For the fast helpers that write markup with f-strings: escape each value once.
+    """
+    if type(value) is str:
+        found = _ESCAPED.get(value)
+        return found if found is not None else _escaped(value)
+    return _safe(value)
+
+
+def attribute(name: str, value: Any) -> str:
+    """`` name="value"`` as :func:`el` writes an attribute: nothing for ``None`` or
+    ``False``, an empty value for ``True``, else the value escaped."""
+    if value is None or value is False:
+        return ""
+    return f' {name}=""' if value is True else f' {name}="{esc(value)}"'
+
+
 def el(tag: str, *children: Html | str, cls: str = "", **attrs: Any) -> Html:
     """``<tag class=... attr=...>children</tag>``; ``data_key`` becomes ``data-key``.
 
     Attributes whose value is ``None`` or ``False`` are left out. Written for speed
     (a table calls it hundreds of times; a step's first visit draws one): the same
     bytes as ``format_html`` with ``conditional_escape`` of every part
-    (``tests/replays/test_table_bytes.py`` compares them).
+    (``tests/replays/test_step_first_visit.py`` compares them).
     """
-    head = f'<{tag} class="{_safe(cls)}"' if cls else f"<{tag}"
-    for name, value in attrs.items():
-        if value is None or value is False:
-            continue
-        head += f' {_attribute(name)}="{"" if value is True else _safe(value)}"'
+    head = f'<{tag} class="{esc(cls)}"' if cls else f"<{tag}"
+    if attrs:
+        for name, value in attrs.items():
+            if value is None or value is False:
+                continue
+            head += f' {_attribute(name)}="{"" if value is True else esc(value)}"'
     if not children:
         return SafeString(f"{head}></{tag}>")
-    inner = "".join([child if type(child) is SafeString else _safe(child) for child in children])
-    return SafeString(f"{head}>{inner}</{tag}>")
+    return SafeString(f"{head}>{inner(children)}</{tag}>")
+
+
+def inner(children: Sequence[Html | str]) -> str:
+    """``children`` as :func:`el` writes them inside a tag: safe fragments as they are,
+    anything else escaped."""
+    if len(children) == 1:
+        child = children[0]
+        return child if type(child) is SafeString else esc(child)
+    return "".join([child if type(child) is SafeString else esc(child) for child in children])
 
 
 def points(value: int) -> str:
     """'1 point', '3 points', '-2 points'."""
     return f"{value} point" if abs(value) == 1 else f"{value} points"
+
+
+# Card faces, drawn once: a game's cards are a fixed set (its catalog, a module
+# constant), and a table draws the same faces step after step. Keyed by the card, its
+# catalog entry (kept in the value, so its ``id`` is never another entry's) and the
+# side; bounded like ``_ESCAPED``.
+_FACES: dict[tuple[str, int, bool, bool], tuple[Mapping[str, Any], str, str]] = {}
+_FACES_MAX = 4096
+
+
+def _card_face(card: str, info: Mapping[str, Any], small: bool, down: bool) -> tuple[str, str]:
+    """The face of ``card`` as ``(head, tail)``: ``head`` is the opening tag up to its
+    ``data-card``, ``tail`` the ``title`` and the face's lines; :meth:`Table.card` puts the
+    ``data-key`` between them and the note after (the same bytes as one ``el`` call)."""
+    memo = (card, id(info), small, down)
+    found = _FACES.get(memo)
+    if found is not None and found[0] is info:
+        return found[1], found[2]
+    name, icon, value = info["name"], info.get("icon", ""), info.get("value")
+    colour, text = info.get("colour"), info.get("text", "")
+    classes = ["card", f"colour-{colour}" if colour else "colour-none"]
+    if small:
+        classes.append("small")
+    if down:
+        classes.append("known-down")
+    lines: list[Html | str] = [
+        el("span", icon, cls="icon", aria_hidden="true"),
+        el("span", name, cls="name"),
+    ]
+    if value is not None:
+        lines.append(el("span", points(value), cls="value"))
+    if colour:
+        lines.append(el("span", colour, cls="colour"))
+    if down:
+        lines.append(el("span", "face down", cls="ribbon"))
+    title = " · ".join(
+        part
+        for part in (name, points(value) if value is not None else "", colour or "", text)
+        if part
+    )
+    head = f'<div class="{esc(" ".join(classes))}" data-card="{esc(card)}"'
+    tail = f' title="{esc(title)}">' + "".join(lines)
+    if len(_FACES) >= _FACES_MAX:
+        _FACES.clear()
+    _FACES[memo] = (info, head, tail)
+    return head, tail
 
 
 @dataclass
@@ -143,87 +222,63 @@ class Table:
         knows (drawn as a face with a "face down" ribbon); ``note`` adds a short line.
         """
         info = self.catalog[card]
-        colour = info.get("colour")
-        value = info.get("value")
-        classes = ["card", f"colour-{colour}" if colour else "colour-none"]
-        if small:
-            classes.append("small")
-        if down:
-            classes.append("known-down")
-        lines: list[Html | str] = [
-            el("span", info.get("icon", ""), cls="icon", aria_hidden="true"),
-            el("span", info["name"], cls="name"),
-        ]
-        if value is not None:
-            lines.append(el("span", points(value), cls="value"))
-        if colour:
-            lines.append(el("span", colour, cls="colour"))
-        if down:
-            lines.append(el("span", "face down", cls="ribbon"))
-        if note:
-            lines.append(el("span", note, cls="note"))
-        title = " · ".join(
-            part
-            for part in (
-                info["name"],
-                points(value) if value is not None else "",
-                colour or "",
-                info.get("text", ""),
-            )
-            if part
-        )
-        return el("div", *lines, cls=" ".join(classes), data_card=card, data_key=key, title=title)
+        found = _FACES.get((card, id(info), small, down))  # _card_face inlined: ~100 a table
+        if found is not None and found[0] is info:
+            head, tail = found[1], found[2]
+        else:
+            head, tail = _card_face(card, info, small, down)
+        keyed = "" if key is None else attribute("data-key", key)
+        noted = f'<span class="note">{esc(note)}</span>' if note else ""
+        return SafeString(f"{head}{keyed}{tail}{noted}</div>")
 
     def back(self, colour: str | None = None, *, key: str | None = None, label: str = "") -> Html:
         """A card back: shows only its colour (as a word too) and an optional label."""
-        words = label or (f"{colour} back" if colour else "face down")
-        return el(
-            "div",
-            el("span", "🎁", cls="icon", aria_hidden="true"),
-            el("span", words, cls="back-label"),
-            cls=f"card back colour-{colour or 'none'}",
-            data_key=key,
-            title=words,
+        words = esc(label or (f"{colour} back" if colour else "face down"))
+        classes = esc(f"card back colour-{colour or 'none'}")
+        return SafeString(
+            f'<div class="{classes}"{attribute("data-key", key)} title="{words}">'
+            f'<span class="icon" aria-hidden="true">🎁</span>'
+            f'<span class="back-label">{words}</span></div>'
         )
 
     def hidden(self, count: int, *, label: str = "cards") -> Html:
         """A face-down pile of ``count`` cards nobody here may see."""
-        return el(
-            "div",
-            el("span", "🂠", cls="icon", aria_hidden="true"),
-            el("span", f"{count} {label}", cls="back-label"),
-            cls="card back pile",
+        return SafeString(
+            '<div class="card back pile"><span class="icon" aria-hidden="true">🂠</span>'
+            f'<span class="back-label">{esc(f"{count} {label}")}</span></div>'
         )
 
     def row(self, *cards: Html, cls: str = "") -> Html:
         """Cards side by side, wrapping on a narrow screen."""
-        return el("div", *cards, cls=f"cards {cls}".strip())
+        return SafeString(f'<div class="{esc(f"cards {cls}".strip())}">{inner(cards)}</div>')
 
     # -- layout ------------------------------------------------------------------
     def zone(self, title: str, *content: Html | str, cls: str = "") -> Html:
         """A labelled area of the table (a pile, a track, the Unexpected guest)."""
-        return el("section", el("h4", title), *content, cls=f"zone {cls}".strip())
+        return SafeString(
+            f'<section class="{esc(f"zone {cls}".strip())}"><h4>{esc(title)}</h4>'
+            f"{inner(content)}</section>"
+        )
 
     def stat(self, label: str, value: Any) -> Html:
-        return el("span", el("b", label), " ", str(value), cls="stat")
+        """``<span class="stat"><b>label</b> value</span>``: f-string, a table has dozens."""
+        return SafeString(f'<span class="stat"><b>{esc(label)}</b> {esc(str(value))}</span>')
 
     def seat_panel(self, seat: int, *content: Html | str, stats: Sequence[Html] = ()) -> Html:
         """One player's place at the table; marked when it is their turn."""
         turn = seat in self.waiting_for
-        heading = el(
-            "h3",
-            self.name(seat),
-            el("span", "to move", cls="turn-badge") if turn else "",
-        )
-        return el(
-            "section",
-            heading,
-            el("div", *stats, cls="stats") if stats else "",
-            *content,
-            cls="seat" + (" active" if turn else "") + (" mine" if seat == self.seat else ""),
-            data_seat=str(seat),
+        badge = '<span class="turn-badge">to move</span>' if turn else ""
+        shown = f'<div class="stats">{inner(stats)}</div>' if stats else ""
+        cls = "seat" + (" active" if turn else "") + (" mine" if seat == self.seat else "")
+        return SafeString(
+            f'<section class="{cls}" data-seat="{esc(str(seat))}">'
+            f"<h3>{esc(self.name(seat))}{badge}</h3>{shown}{inner(content)}</section>"
         )
 
     def table(self, *content: Html | str) -> Html:
         """The outermost element of every drawn table."""
-        return el("div", *content, cls=f"table table-{self.game}", data_game=self.game)
+        game = esc(self.game)
+        return SafeString(
+            f'<div class="{esc(f"table table-{self.game}")}" data-game="{game}">'
+            f"{inner(content)}</div>"
+        )

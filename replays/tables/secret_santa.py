@@ -21,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.safestring import SafeString
+
 from games.secret_santa.words import CATEGORY_NAMES, ordinal
-from replays.tables.kit import Html, Table, el, points
+from replays.tables.kit import Html, Table, el, esc, points
 
 REVEALED_PHASES = ("deal", "over")
 
@@ -46,8 +48,10 @@ def _colours(value: Any) -> list[str | None]:
 
 
 def _group(title: str, content: Html) -> Html:
-    """A captioned row of cards inside a seat or zone."""
-    return el("div", el("div", title, cls="ss-caption"), content, cls="ss-group")
+    """A captioned row of cards inside a seat or zone (an f-string: ~20 a table)."""
+    return SafeString(
+        f'<div class="ss-group"><div class="ss-caption">{esc(title)}</div>{esc(content)}</div>'
+    )
 
 
 def _none(text: str) -> Html:
