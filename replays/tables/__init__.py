@@ -15,7 +15,7 @@ from typing import Any
 from games.base import CHANCE, Engine, and_list
 from games.play import waiting_for
 from games.registry import get_engine
-from replays.tables.kit import Html, Table, el
+from replays.tables.kit import Html, Table, el, esc
 
 
 @cache
@@ -104,18 +104,20 @@ def table_draw(table: Table, *, moves: list[dict[str, Any]] | None = None) -> Ht
 
 
 def _moves_list(table: Table, moves: list[dict[str, Any]]) -> Html:
-    """'What Ben may do (6 moves)': each legal move in words, folded away."""
+    """'What Ben may do (6 moves)': each legal move in words, folded away.
+
+    The items are written with f-strings, each escaped once (``kit.esc``): everyone's
+    table in GiftTRAP's giving lists 504 moves, the most markup of a step's first visit.
+    """
     seats = list(dict.fromkeys(move["seat"] for move in moves))
     who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
     count = f"{len(moves)} move" + ("s" if len(moves) != 1 else "")
-    items = []
-    for move in moves:
-        prefix = f"{table.name(move['seat'])}: " if len(seats) > 1 else ""
-        items.append(el("li", prefix + move["label"]))
+    prefixes = {s: f"{table.name(s)}: " if len(seats) > 1 else "" for s in seats}
+    items = "".join(f"<li>{esc(prefixes[move['seat']] + move['label'])}</li>" for move in moves)
     return el(
         "details",
         el("summary", f"What {who} may do ({count})"),
-        el("ul", *items),
+        Html(f"<ul>{items}</ul>"),
         cls="moves-list",
     )
 

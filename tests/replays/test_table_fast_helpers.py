@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from games.base import CHANCE, CardInfo
+from games.base import CHANCE, CardInfo, and_list
 from games.gift_economy.cards import GOAL, RES, RESOURCES, SPECIALS
 from games.gift_economy.words import ICON
 from games.gift_trap.words import TOKEN_WORDS, move_words, pack_words
 from games.play import replay_states
 from games.registry import all_engines, get_engine
+from replays import tables
 from replays.simulation import simulated_document
 from replays.tables import generic, gift_economy, gift_trap, kit, secret_santa, table_html
 from replays.tables.gift_trap import MATCHES, TOKEN_POINTS, TOKENS
@@ -454,6 +455,22 @@ def gift_trap_player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
     return table.seat_panel(seat, *parts, stats=stats)
 
 
+def moves_list(table: Table, moves: list[dict[str, Any]]) -> Html:
+    seats = list(dict.fromkeys(move["seat"] for move in moves))
+    who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
+    count = f"{len(moves)} move" + ("s" if len(moves) != 1 else "")
+    items = []
+    for move in moves:
+        prefix = f"{table.name(move['seat'])}: " if len(seats) > 1 else ""
+        items.append(el("li", prefix + move["label"]))
+    return el(
+        "details",
+        el("summary", f"What {who} may do ({count})"),
+        el("ul", *items),
+        cls="moves-list",
+    )
+
+
 REFERENCES: list[tuple[Any, str, Any]] = [
     *(
         (Table, name, globals()[f"kit_{name}"])
@@ -474,6 +491,7 @@ REFERENCES: list[tuple[Any, str, Any]] = [
             "_gets",
         )
     ),
+    (tables, "_moves_list", moves_list),
     (gift_economy, "_hand", gift_economy_hand),
     (secret_santa, "_group", secret_santa_group),
 ]
