@@ -152,7 +152,7 @@ def main() -> None:
             count = 5_000 if quick else 20_000
             figures.dashboard_fill(count)
             with servers.Gunicorn(env, workers=2) as web:
-                rows += viewer.dashboard_viewer_rows(workdir, web.port, 5 if quick else 20, count)
+                rows += viewer.dashboard_viewer_rows(workdir, web.port, 5 if quick else 60, count)
         if "freshness" not in skip:
             rows += figures.freshness_rows(env, 10 if quick else 40)
         if "ingest" not in skip:

@@ -359,24 +359,26 @@ MONTHS = ["2025-12"] + [f"2026-{m:02d}" for m in range(1, 12)]  # bench.dashboar
 def never_asked_filters(count: int) -> list[str]:
     """``count`` distinct filtered views of the Gift Swap dashboard, none asked before in a
     run: a club or none, a range of months, a table size or none, real or bot play or both
-    (what a person picks in the form), so each visit is a filter's first."""
+    (what a person picks in the form), so each visit is a filter's first. In a fixed
+    shuffled order of every such filter (972); more than that is refused."""
+    import itertools
     from urllib.parse import urlencode
 
-    paths: list[str] = []
-    k = 0
-    while len(paths) < count:
-        start, span = k % 9, 2 + (k // 9) % 3
+    choices = (("", *CLUBS), range(9), (2, 3, 4), ("", "3", "4"), ("", "real", "simulated"))
+    every = list(itertools.product(*choices))
+    if count > len(every):
+        raise ValueError(f"only {len(every)} distinct filters; {count} asked")
+    random.Random(17).shuffle(every)
+    paths = []
+    for club, start, span, players, real in every[:count]:
         query = {
-            "club": CLUBS[k % 3] if k % 4 else "",
+            "club": club,
             "from": MONTHS[start],
             "to": MONTHS[min(start + span, len(MONTHS) - 1)],
-            "players": ("", "3", "4")[(k // 3) % 3],
-            "real": ("", "real", "simulated")[(k // 2) % 3],
+            "players": players,
+            "real": real,
         }
-        path = "/games/gift_swap/?" + urlencode({key: v for key, v in query.items() if v})
-        if path not in paths:
-            paths.append(path)
-        k += 1
+        paths.append("/games/gift_swap/?" + urlencode({key: v for key, v in query.items() if v}))
     return paths
 
 
