@@ -123,9 +123,13 @@ class RatingApplication(models.Model):
     """
 
     # No database checks of the scope and record (Django's delete still cascades): see
-    # RatingHistory.
+    # RatingHistory. No index of its own on the scope: the two below begin with it.
     scope = models.ForeignKey(
-        RatingScope, on_delete=models.CASCADE, related_name="applications", db_constraint=False
+        RatingScope,
+        on_delete=models.CASCADE,
+        related_name="applications",
+        db_constraint=False,
+        db_index=False,
     )
     record = models.ForeignKey(
         Record, on_delete=models.CASCADE, related_name="+", db_constraint=False
@@ -155,14 +159,21 @@ class RatingHistory(models.Model):
     (``on_delete``), as Django does for every relation.
     """
 
+    # No index of its own on the scope or the player: the two below begin with each (a
+    # foreign key's own index was a third and fourth paid per row). The record's own
+    # index stays: deleting a record deletes its rows by it.
     scope = models.ForeignKey(
-        RatingScope, on_delete=models.CASCADE, related_name="history", db_constraint=False
+        RatingScope,
+        on_delete=models.CASCADE,
+        related_name="history",
+        db_constraint=False,
+        db_index=False,
     )
     record = models.ForeignKey(
         Record, on_delete=models.CASCADE, related_name="+", db_constraint=False
     )
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
     )
     order_at = models.DateTimeField()
     mu = models.FloatField()
@@ -176,12 +187,13 @@ class RatingHistory(models.Model):
 
     class Meta:
         verbose_name_plural = "rating history"
-        # Two indexes, each serving several reads, because a full recompute writes every
-        # row of a scope and pays for each index per row: (scope, order_at, record,
-        # player) is the scope in order (a recompute's "from this point on", a season's
-        # chart) and makes a row unique per record and player (a record has one order_at
-        # in a scope); (player, scope, order_at, record) is a player's rows (their
-        # chart, their state just before a late record).
+        # Two indexes (besides the record's and the primary key), each serving several
+        # reads, because a full recompute writes every row of a scope and pays for each
+        # index per row: (scope, order_at, record, player) is the scope in order (a
+        # recompute's "from this point on", a season's chart) and makes a row unique per
+        # record and player (a record has one order_at in a scope); (player, scope,
+        # order_at, record) is a player's rows (their chart, their state just before a
+        # late record).
         constraints = [
             models.UniqueConstraint(
                 fields=["scope", "order_at", "record", "player"], name="rating_history_in_order"
@@ -212,6 +224,8 @@ class PlayerRating(models.Model):
             models.UniqueConstraint(fields=["scope", "player"], name="player_rating_unique"),
         ]
         indexes = [models.Index(fields=["scope", "-ordinal"])]
+
+
 # Statistics
 
 

@@ -35,17 +35,17 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import logging
-import re
 import struct
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
+from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import Func, JSONField, OuterRef, Q, QuerySet, TextField
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
@@ -64,7 +64,8 @@ from replays.models import Record, Seat
 
 logger = logging.getLogger(__name__)
 CHUNK = 2000  # rows per bulk_create batch (not PostgreSQL, which copies)
-READ_CHUNK = 10_000  # rows the read query fetches at a time (not PostgreSQL, which copies)
+READ_CHUNK = 10_000  # rows the read query fetches at a time (not PostgreSQL, which streams)
+STREAM_CHUNK = 2000  # records PostgreSQL's read sends at a time
 WRITE_BATCH = 20_000  # records applied between two writes of their applications
 Key = tuple[datetime, int]  # (order_at, record id)
 
@@ -458,13 +459,14 @@ def _outcomes(records: QuerySet[Record]) -> Iterator[Outcome]:
     serves for a game scope without a sort. Which records count is
     :func:`analytics.rating_scopes.scope_records`' business alone: this adds the seats.
 
-    On PostgreSQL the query runs inside ``COPY (...) TO STDOUT``: the server streams
-    its rows while they are parsed here (a cursor's rows are a third of a full
-    recompute otherwise), one text line per record with its players in seat order and
-    only the result's ranks, scores and winners. Elsewhere a row is a seat.
+    On PostgreSQL the server streams the rows in chunks while they are parsed here
+    (Django's cursor, fetching all and parsing each column in Python, was a third of
+    a full recompute), one row per record with its players in seat order (an array)
+    and only the result's ranks, scores and winners (text for orjson). Elsewhere a
+    row is a seat.
     """
     if connection.vendor == "postgresql":
-        yield from _outcomes_copied(records)
+        yield from _outcomes_streamed(records)
         return
     records = records.annotate(result_text=Cast("result", TextField()))
     current: int | None = None
@@ -486,14 +488,13 @@ def _outcomes(records: QuerySet[Record]) -> Iterator[Outcome]:
         yield _outcome(current, order_at, result, players)
 
 
-def _outcomes_copied(records: QuerySet[Record]) -> Iterator[Outcome]:
-    """:func:`_outcomes` on PostgreSQL: the query's rows through ``COPY ... TO STDOUT``."""
+def _outcomes_streamed(records: QuerySet[Record]) -> Iterator[Outcome]:
+    """:func:`_outcomes` on PostgreSQL: one row per record, streamed in chunks."""
     seats = Seat.objects.filter(record=OuterRef("pk")).order_by("seat").values("player_id")
     rows = records.annotate(
         # In the session's time zone (UTC): Python's own parser is 5x faster than a
         # datetime column's.
         at_text=Cast("order_at", TextField()),
-        # Numbers only, so no COPY escapes to undo (but see _copy_text).
         outcome_text=Cast(
             Func(
                 KeyTransform("ranks", "result"),
@@ -504,15 +505,10 @@ def _outcomes_copied(records: QuerySet[Record]) -> Iterator[Outcome]:
             ),
             TextField(),
         ),
-        seated=Cast(ArraySubquery(seats), TextField()),  # "{12,7,31}"
+        seated=ArraySubquery(seats),  # a list of ints, made by psycopg's C loader
     ).values_list("id", "at_text", "outcome_text", "seated")
-    from psycopg import ClientCursor  # PostgreSQL's driver: only with PostgreSQL
-
     sql, params = rows.query.sql_with_params()
     with connection.cursor() as cursor:
-        # COPY takes no parameters: they are bound here, as psycopg's client-side cursor
-        # binds them (quoted literals).
-        query = ClientCursor(cursor.connection).mogrify(sql, params)
         # Without PostgreSQL's JIT for this query: once the tables have statistics a
         # large scope's read costs enough for it to compile the query with inlining and
         # optimisation, which took longer than running it (2.7 s of 3.0 s at 100,000
@@ -520,49 +516,27 @@ def _outcomes_copied(records: QuerySet[Record]) -> Iterator[Outcome]:
         # put back after.
         cursor.execute("SELECT current_setting('jit'), set_config('jit', 'off', true)")
         (jit, _) = cursor.fetchone()
-        yield from _copied_rows(cursor, query)
-        cursor.execute("SELECT set_config('jit', %s, true)", [jit])
-
-
-def _copied_rows(cursor: Any, query: str) -> Iterator[Outcome]:
-    with cursor.copy(f"COPY ({query}) TO STDOUT") as copy:
-        rest = b""
-        for data in copy:
-            lines = (rest + bytes(data)).split(b"\n")
-            rest = lines.pop()
-            for line in lines:
-                record_id, at, text, seated = line.split(b"\t")
-                if b"\\" in text:
-                    text = _copy_text(text)
+        # Fetched in chunks while the server runs the query on (libpq's chunked rows:
+        # one message and one wait per chunk, where a COPY sends and waits per row), on
+        # psycopg's own cursor, which Django's does not wrap: logged as Django logs a
+        # query when it logs them (DEBUG, tests counting queries).
+        logged = (
+            cursor.debug_sql(sql, params)
+            if isinstance(cursor, CursorDebugWrapper)
+            else nullcontext()
+        )
+        with logged:
+            for record_id, at, text, seated in cursor.cursor.stream(sql, params, size=STREAM_CHUNK):
                 stored = orjson.loads(text)
                 yield _outcome_of(
-                    int(record_id),
-                    datetime.fromisoformat(at.decode()),
+                    record_id,
+                    datetime.fromisoformat(at),
                     stored[0],
                     stored[1],
                     stored[2],
-                    [int(p) for p in seated[1:-1].split(b",")] if len(seated) > 2 else [],
+                    seated or [],
                 )
-
-
-def _copy_text(field: bytes) -> bytes:
-    """A field of COPY's text format with its backslash escapes undone (its documentation,
-    "COPY", "Text Format"): a string inside the result's winners, say, holds them."""
-    escapes = {b"b": b"\b", b"f": b"\f", b"n": b"\n", b"r": b"\r", b"t": b"\t", b"v": b"\v"}
-    return re.sub(
-        rb"\\([0-7]{1,3}|x[0-9a-fA-F]{1,2}|.)",
-        lambda m: (
-            escapes.get(m[1])
-            or (
-                bytes([int(m[1][1:], 16)])
-                if m[1][:1] == b"x" and len(m[1]) > 1
-                else bytes([int(m[1], 8)])
-                if m[1][:1].isdigit()
-                else m[1]
-            )
-        ),
-        field,
-    )
+        cursor.execute("SELECT set_config('jit', %s, true)", [jit])
 
 
 def _outcome(record_id: int, order_at: Any, result: str, players: list[int]) -> Outcome:
@@ -665,15 +639,22 @@ def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
     if start is not None:
         applied = _recompute_from(scope, start)
     else:
+        # Read whole before the first write: on PostgreSQL the read is a stream, which
+        # holds the connection until its last row.
+        outcomes = [o for o in _outcomes(scope_records(scope)) if o.rateable]
         RatingHistory.objects.filter(scope=scope).delete()
         RatingApplication.objects.filter(scope=scope).delete()
         PlayerRating.objects.filter(scope=scope).delete()
-        # Read whole before the first write: on PostgreSQL the read is a COPY, which
-        # holds the connection until its last row.
-        outcomes = [o for o in _outcomes(scope_records(scope)) if o.rateable]
         states: dict[int, PlayerState] = {}
-        for offset in range(0, len(outcomes), WRITE_BATCH):  # written a batch at a time
-            _batch_apply(scope, outcomes[offset : offset + WRITE_BATCH], states)
+        with _indexes_rebuilt_after(
+            scope,
+            {
+                RatingHistory: sum(len(o.players) for o in outcomes),
+                RatingApplication: len(outcomes),
+            },
+        ):
+            for offset in range(0, len(outcomes), WRITE_BATCH):  # written a batch at a time
+                _batch_apply(scope, outcomes[offset : offset + WRITE_BATCH], states)
         _ratings_save(scope, dict(states), fresh=True)
         applied = len(outcomes)
     previous = (
@@ -686,6 +667,75 @@ def scope_recompute(*, scope: RatingScope, start: Key | None = None) -> int:
     scope.recomputes += 1
     scope.save(update_fields=["last_at", "last_record_id", "recomputes", "updated_at"])
     return applied
+
+
+@contextmanager
+def _indexes_rebuilt_after(scope: RatingScope, rows: dict[type, int]) -> Iterator[None]:
+    """On PostgreSQL, while a recompute from nothing writes ``rows[model]`` rows of ``scope``
+    into each table, the table goes without its secondary indexes, rebuilt after.
+
+    A row copied into an indexed table is also inserted into each index, one descent
+    per row (a player's index in no useful order): at 100,000 records the history's
+    indexes cost three times its rows. Building an index sorts the whole table once,
+    so it is cheaper only where this scope's new rows are most of the table: done for
+    a table whose other scopes hold fewer rows than this one writes. Dropping an index
+    takes the table's exclusive lock until the transaction ends (other writers and
+    the pages that read the table wait for this scope's commit, seconds at 100,000
+    records), so it is taken without waiting (``NOWAIT``): a table anyone is using
+    now keeps its indexes and this recompute pays for them row by row. The drops and
+    builds are in the caller's transaction, so a failure puts the indexes back with
+    the rows. The primary key stays (a row's id is drawn as it is written).
+    """
+    if connection.vendor != "postgresql":
+        yield
+        return
+    rebuilt: list[str] = []
+    with connection.cursor() as cursor:
+        for model, count in rows.items():
+            table = model._meta.db_table
+            cursor.execute(
+                f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE scope_id <> %s LIMIT %s) t",
+                [scope.pk, count],
+            )
+            (others,) = cursor.fetchone()
+            if count == 0 or others >= count:
+                continue
+            try:
+                with transaction.atomic():  # a savepoint: a refused lock undoes only itself
+                    cursor.execute(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE NOWAIT")
+            except OperationalError:
+                logger.info("ratings: %s in use, its indexes stay during the recompute", table)
+                continue
+            rebuilt.extend(_indexes_drop(cursor, table))
+    yield
+    with connection.cursor() as cursor:
+        for statement in rebuilt:
+            cursor.execute(statement)
+
+
+def _indexes_drop(cursor: Any, table: str) -> list[str]:
+    """Drop ``table``'s indexes and unique constraints but its primary key; returns the
+    statements that make them again (PostgreSQL's own definitions of them)."""
+    cursor.execute(
+        """
+        SELECT c.conname, pg_get_constraintdef(c.oid), i.indexrelid::regclass::text,
+            pg_get_indexdef(i.indexrelid)
+        FROM pg_index i
+        LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid
+        WHERE i.indrelid = %s::regclass AND NOT i.indisprimary
+        ORDER BY i.indexrelid
+        """,
+        [table],
+    )
+    again = []
+    for constraint, constraint_def, index, index_def in cursor.fetchall():
+        if constraint is not None:
+            cursor.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{constraint}"')
+            again.append(f'ALTER TABLE {table} ADD CONSTRAINT "{constraint}" {constraint_def}')
+        else:
+            cursor.execute(f"DROP INDEX {index}")
+            again.append(index_def)
+    return again
 
 
 def _recompute_from(scope: RatingScope, start: Key) -> int:
