@@ -23,6 +23,7 @@ from analytics import selectors, stat_charts
 from core.chartkit import chart_html
 from core.games import variant_words
 from games.registry import get_engine
+from replays.record_table import record_table_html
 from replays.selectors import record_row
 
 
@@ -310,8 +311,13 @@ def _records_html(slug: str, variant: str | None, version: str | None) -> str:
         cached = cache.get(key)
         if cached is not None and cached[0] == version:
             return str(cached[1])
-    records = selectors.recent_real_records(game=slug, variant=variant)
-    html = render_to_string("analytics/_records.html", {"rows": [record_row(r) for r in records]})
+    rows = [record_row(r) for r in selectors.recent_real_records(game=slug, variant=variant)]
+    # analytics/_records.html, its table built without the template engine (a visitor's
+    # first visit after every new record renders it): the same bytes.
+    if rows:
+        html = record_table_html(rows) + "\n"
+    else:
+        html = render_to_string("analytics/_records.html", {"rows": rows})
     if version is not None:
         cache.set(key, (version, html), STATISTICS_CACHE_SECONDS)
     return html
