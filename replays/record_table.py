@@ -11,9 +11,10 @@ The template stays the one the records page includes: change both together.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from django.urls import reverse
-from django.utils import formats
+from django.utils.dateformat import DateFormat
 from django.utils.html import escape
 from django.utils.timezone import template_localtime
 
@@ -43,9 +44,12 @@ _RESULT_ONLY = (
 )
 
 
-def _date(value: object, fmt: str) -> str:
-    """What ``{{ value|date:fmt }}`` prints: the value in the current time zone, escaped."""
-    return str(escape(formats.date_format(template_localtime(value), fmt)))
+def _played(value: datetime) -> str:
+    """The "Played" cell's ``<time>``: what the template's three ``date`` filters print
+    (the value in the current time zone, escaped), from one conversion of it."""
+    when = DateFormat(template_localtime(value))
+    iso, full, day = (escape(when.format(fmt)) for fmt in ("c", "j M Y, H:i e", "j M Y"))
+    return f'<time datetime="{iso}" title="{full}">{day}</time>'
 
 
 def _row(row: RecordRow) -> str:
@@ -57,10 +61,7 @@ def _row(row: RecordRow) -> str:
         )
     if row.variant:
         game += f'<br><span class="muted variant">House rules: {escape(row.variant)}</span>'
-    played = (
-        f'<time datetime="{_date(row.played, "c")}" '
-        f'title="{_date(row.played, "j M Y, H:i e")}">{_date(row.played, "j M Y")}</time>'
-    )
+    played = _played(row.played)
     if not row.played_known:
         played += _STORED
     seats = ", ".join(
