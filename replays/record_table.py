@@ -16,6 +16,7 @@ from datetime import datetime
 from django.urls import reverse
 from django.utils.dateformat import DateFormat
 from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 
 from replays.selectors import RecordRow
@@ -91,9 +92,9 @@ def _row(row: RecordRow) -> str:
     )
 
 
-def record_table_html(rows: Sequence[RecordRow]) -> str:
+def record_table_html(rows: Sequence[RecordRow]) -> SafeString:
     """``replays/_record_table.html`` rendered for ``rows``: the same text (with the file's
     last newline), escaped as the template escapes it."""
     if not rows:
-        return "\n"
-    return _HEAD + "".join(_row(row) for row in rows) + _TAIL + "\n"
+        return mark_safe("\n")
+    return mark_safe(_HEAD + "".join(_row(row) for row in rows) + _TAIL + "\n")

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import SafeString
 
 from replays.record_table import record_table_html
 from replays.selectors import RecordRow, SeatCell
@@ -57,7 +58,9 @@ def test_record_table_html_is_the_template(zone: str) -> None:
     with timezone.override(zone):
         for chunk in (rows, rows[:1], rows[5:9], []):
             expected = render_to_string("replays/_record_table.html", {"rows": chunk})
-            assert record_table_html(chunk) == expected
+            got = record_table_html(chunk)
+            assert got == expected
+            assert isinstance(got, SafeString)
 
 
 def test_record_table_html_escapes_people_text() -> None:
@@ -74,7 +77,8 @@ def test_dashboard_records_part_is_the_template(
     from analytics import dashboard
 
     rows = _rows()[:count]
-    monkeypatch.setattr(dashboard.selectors, "recent_real_records", lambda **_: rows)
-    monkeypatch.setattr(dashboard, "record_row", lambda row: row)
+    monkeypatch.setattr(dashboard.selectors, "recent_real_record_rows", lambda **_: rows)
     expected = render_to_string("analytics/_records.html", {"rows": rows})
-    assert dashboard._records_html("gift_swap", None, None) == expected
+    got = dashboard._records_html("gift_swap", None, None)
+    assert got == expected
+    assert isinstance(got, SafeString)  # put into the page as HTML, not escaped again
