@@ -18,12 +18,13 @@ from typing import Any
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from analytics import selectors, stat_charts
 from core.chartkit import chart_html
 from core.games import variant_words
 from games.registry import get_engine
-from replays.selectors import record_row
+from replays.record_table import record_table_html
 
 
 def _key_figures(figures: dict[str, Any]) -> list[dict[str, Any]]:
@@ -310,8 +311,13 @@ def _records_html(slug: str, variant: str | None, version: str | None) -> str:
         cached = cache.get(key)
         if cached is not None and cached[0] == version:
             return str(cached[1])
-    records = selectors.recent_real_records(game=slug, variant=variant)
-    html = render_to_string("analytics/_records.html", {"rows": [record_row(r) for r in records]})
+    rows = selectors.recent_real_record_rows(game=slug, variant=variant)
+    # analytics/_records.html, its table built without the template engine (a visitor's
+    # first visit after every new record renders it): the same bytes.
+    if rows:
+        html = mark_safe(record_table_html(rows) + "\n")  # escaped by record_table_html
+    else:
+        html = render_to_string("analytics/_records.html", {"rows": rows})
     if version is not None:
         cache.set(key, (version, html), STATISTICS_CACHE_SECONDS)
     return html

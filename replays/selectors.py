@@ -487,31 +487,63 @@ class RecordRow:
 
 
 def record_row(record: Record) -> RecordRow:
-    result = record.result or {}
+    return record_row_of(
+        pk=record.pk,
+        game=record.game,
+        kind=record.kind,
+        options=record.options,
+        meta=record.meta,
+        result=record.result,
+        num_events=record.num_events,
+        played_at=record.played_at,
+        simulated=record.simulated,
+        created_at=record.created_at,
+        seats=[(seat.seat, seat.player.name) for seat in record.seats.all()],
+    )
+
+
+def record_row_of(
+    *,
+    pk: int,
+    game: str,
+    kind: str,
+    options: dict[str, Any] | None,
+    meta: dict[str, Any] | None,
+    result: dict[str, Any] | None,
+    num_events: int,
+    played_at: datetime | None,
+    simulated: bool,
+    created_at: datetime,
+    seats: list[tuple[int, str]],
+) -> RecordRow:
+    """:func:`record_row` from a record's columns and its (seat, player name) pairs, for a
+    reader that fetched them as plain rows (the dashboard's recent records) instead of
+    model instances."""
+    result = result or {}
     scores = result.get("scores") or []
     ranks = result.get("ranks") or []
     winners = set(result.get("winners") or [])
-    seats = [
+    cells = [
         SeatCell(
-            name=seat.player.name,
-            score=scores[seat.seat] if seat.seat < len(scores) else None,
-            won=seat.seat in winners,
+            name=name,
+            score=scores[seat] if seat < len(scores) else None,
+            won=seat in winners,
         )
-        for seat in sorted(record.seats.all(), key=lambda s: s.seat)
+        for seat, name in sorted(seats, key=lambda pair: pair[0])
     ]
-    order = sorted(range(len(seats)), key=lambda s: (ranks[s] if s < len(ranks) else len(seats), s))
+    order = sorted(range(len(cells)), key=lambda s: (ranks[s] if s < len(ranks) else len(cells), s))
     return RecordRow(
-        id=record.pk,
-        game=game_name(record.game),
-        played=record.played_at or record.created_at,
-        played_known=record.played_at is not None,
-        seats=seats,
-        ranked=[seats[s] for s in order],
-        num_events=record.num_events,
-        variant=variant_words(record.game, record.options or {}),
-        result_only=record.kind == Record.Kind.RESULT,
-        simulated=record.simulated,
-        demo=record.simulated and (record.meta or {}).get("source") == DEMO_SOURCE,
+        id=pk,
+        game=game_name(game),
+        played=played_at or created_at,
+        played_known=played_at is not None,
+        seats=cells,
+        ranked=[cells[s] for s in order],
+        num_events=num_events,
+        variant=variant_words(game, options or {}),
+        result_only=kind == Record.Kind.RESULT,
+        simulated=simulated,
+        demo=simulated and (meta or {}).get("source") == DEMO_SOURCE,
     )
 
 

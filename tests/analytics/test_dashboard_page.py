@@ -126,6 +126,37 @@ def test_the_recent_records_are_the_records_pages_latest_real_games(make_documen
     ] == [record_row(r) for r in in_variant[:10]]
 
 
+def test_the_recent_record_rows_read_as_plain_rows_are_the_model_rows(make_document):
+    """recent_real_record_rows (values, no model instances) gives what record_row gives for
+    recent_real_records: shared wins, house rules, a result-only record, no date, bot play."""
+    from replays.models import Record
+
+    documents = [make_document(seed=s) for s in (101, 102, 103, 104, 105, 106)]
+    documents[1] = {**documents[1], "options": {}}
+    documents[2] = {**documents[2], "meta": {"simulated": True}}
+    for document in documents:
+        record_submit(document=document)
+    first = Record.objects.filter(game="secret_santa").order_by("id").first()
+    assert first is not None
+    Record.objects.filter(pk=first.pk).update(played_at=None)
+    tied = Record.objects.filter(game="secret_santa").order_by("id")[3]
+    Record.objects.filter(pk=tied.pk).update(
+        result={**tied.result, "winners": [0, 1], "ranks": [1, 1, *tied.result["ranks"][2:]]},
+        kind=Record.Kind.RESULT,
+    )
+    variant = selectors.game_statistics_variants(game="secret_santa")[0]["key"]
+    for kwargs in ({}, {"limit": 2}, {"variant": variant}, {"variant": "no-such-variant"}):
+        expected = [
+            record_row(r) for r in selectors.recent_real_records(game="secret_santa", **kwargs)
+        ]
+        assert selectors.recent_real_record_rows(game="secret_santa", **kwargs) == expected
+        if not kwargs:
+            assert len(expected) == 5  # the simulated one left out
+            assert any(not row.played_known for row in expected)
+            assert any(row.result_only for row in expected)
+            assert any(sum(seat.won for seat in row.seats) == 2 for row in expected)
+
+
 def test_the_forms_choices_read_at_once_are_the_variants_and_clubs(make_document):
     """game_statistics_choices (one query) gives what the two selectors it replaced gave."""
     for seed, club in ((81, "North Pier"), (82, "South Quay"), (83, ""), (84, "North Pier")):
@@ -156,7 +187,7 @@ def test_filters_share_the_recent_records_of_a_version_and_never_an_older_one(
         raise AssertionError("the recent records were read again at the same version")
 
     with monkeypatch.context() as patched:
-        patched.setattr(selectors, "recent_real_records", refuse)
+        patched.setattr(selectors, "recent_real_record_rows", refuse)
         page = client.get("/games/secret_santa/?players=4&real=real")  # a filter's first visit
         assert page.status_code == 200
     newer = make_document(seed=92)
