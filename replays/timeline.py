@@ -21,7 +21,7 @@ from games.registry import get_engine
 from replays import replay_store
 from replays.models import Record
 from replays.state_cache import WORDS_VERSION
-from replays.tables import table_target
+from replays.tables import table_targeter
 
 CHANCE_NAME = "Chance"
 
@@ -213,16 +213,23 @@ def step_moves(
     views for everyone's table of an 8-player game, on every first visit of a step).
     """
     moves: list[dict[str, Any]] = []
+    # Labels repeat from seat to seat (every giver may give gift 3 to Ana): each is
+    # filled with the names once.
+    named: dict[str, str] = {}
+    target = table_targeter(engine.slug) if targets else None
     for seat in seats:
-        view = engine.view(state, seat) if targets else None
+        view = engine.view(state, seat) if target is not None else None
         events = legal[seat] if legal is not None else engine.legal_events(state, seat)
         for event, label in zip(events, engine.labels(events, seat, state), strict=True):
+            filled = named.get(label)
+            if filled is None:
+                filled = named[label] = names_fill(label, players)
             moves.append(
                 {
                     "seat": seat,
                     "event": event,
-                    "label": names_fill(label, players),
-                    "target": table_target(engine.slug, event, view) if view is not None else None,
+                    "label": filled,
+                    "target": target(event, view) if target is not None else None,
                 }
             )
     return moves

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from games.base import (
@@ -606,6 +606,12 @@ class GiftTrapEngine(BaseEngine):
 
     def tell_move(self, event: Event, seat: int, before: dict[str, JSON]) -> str:
         return words.tell_move(event, seat, before)
+
+    def labels(self, events: Sequence[Mapping[str, Any]], seat: int, before: Any) -> list[str]:
+        """As ``BaseEngine.labels``, through ``words.move_labels`` (a giving's 63 moves
+        a seat are labelled in one loop)."""
+        shown = [self.event_view(event, seat, before=before) for event in events]
+        return words.move_labels(shown, seat, self.view(before, seat))
 
 
 ENGINE: Final = GiftTrapEngine()

@@ -13,6 +13,7 @@ with its grid number ("gift 2 (Kazoo)"), as players do at the table.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from games.base import CardInfo, Event, seat_ref
@@ -71,10 +72,33 @@ def gift_words(gift: Any, *views: Mapping[str, Any] | None) -> str:
     for view in views:
         if not view:
             continue
-        for entry in (*view.get("grid", ()), *view.get("last_grid", ())):
-            if entry.get("gift") == gift:
-                return f"gift {gift} ({entry['name']})"
+        name = _grid_names(view).get(gift) if isinstance(gift, (int, str)) else None
+        if name is not None:
+            return f"gift {gift} ({name})"
     return f"gift {gift}"
+
+
+# The last view's gift names: a table's legal moves are labelled from one view each
+# (``Engine.labels``), 63 gifts given per seat in an 8-player giving, and looking each
+# gift up in the grid again was the largest part of labelling them. The view is kept
+# with its names, so an identity check cannot match a new view at a recycled address;
+# views are built for each call and never changed after.
+_LAST_GRID: tuple[Mapping[str, Any] | None, dict[Any, str]] = (None, {})
+
+
+def _grid_names(view: Mapping[str, Any]) -> dict[Any, str]:
+    """Each gift on the view's grid (then its last grid) by number: its name."""
+    global _LAST_GRID
+    last, names = _LAST_GRID
+    if last is view:
+        return names
+    names = {}
+    for entry in (*view.get("grid", ()), *view.get("last_grid", ())):
+        gift = entry.get("gift")
+        if isinstance(gift, (int, str)) and gift not in names:
+            names[gift] = entry["name"]
+    _LAST_GRID = (view, names)
+    return names
 
 
 def _player(view: Mapping[str, Any] | None, seat: Any) -> Mapping[str, Any]:
@@ -295,15 +319,54 @@ def move_words(track: str, who: str, match: Any, moved: Any, doubled: Any) -> st
 
 
 # -- moves not yet made ---------------------------------------------------------------------
+def move_labels(events: list[Event], seat: int, view: Mapping[str, Any]) -> list[str]:
+    """``tell_move`` of each of a seat's legal moves, all from its one view.
+
+    Why its own loop: everyone's table in an 8-player giving lists 63 moves for each of
+    eight seats, the same gifts to the same players, and labelling them one call at a
+    time was the largest part of a step's first visit. A give's label is built once
+    per (gift, name, receiver, Give More) in the process (``_give_label``).
+    """
+    names = _grid_names(view) if view else {}
+    labels = []
+    for event in events:
+        gift = event.get("gift")
+        if event.get("do") == "give" and _is_key(gift):
+            labels.append(
+                _give_label(gift, names.get(gift), event.get("to"), bool(event.get("more")))
+            )
+        else:
+            labels.append(tell_move(event, seat, view))
+    return labels
+
+
+def _is_key(value: Any) -> bool:
+    return isinstance(value, (int, str))
+
+
+def _give_words(gift: Any, name: str | None, to: Any, more: bool) -> str:
+    shown = f"gift {gift} ({name})" if name is not None else f"gift {gift}"
+    return f"Give {shown} to {_seat(to)}{' with Give More' if more else ''}."
+
+
+_give_remembered = lru_cache(maxsize=4096)(_give_words)
+
+
+def _give_label(gift: Any, name: str | None, to: Any, more: bool) -> str:
+    if _is_key(gift) and (to is None or _is_key(to)):
+        return _give_remembered(gift, name, to, more)
+    return _give_words(gift, name, to, more)
+
+
 def tell_move(event: Event, seat: int, before: Mapping[str, Any]) -> str:
     """The imperative label of a legal move of ``seat``, from its view before it."""
     kind = event.get("do")
     if kind == "choose_pack":
         return f"Deal from {pack_words(str(event.get('pack')))}."
     if kind == "give":
-        more = " with Give More" if event.get("more") else ""
-        gift = gift_words(event.get("gift"), before)
-        return f"Give {gift} to {_seat(event.get('to'))}{more}."
+        gift = event.get("gift")
+        name = _grid_names(before).get(gift) if before and _is_key(gift) else None
+        return _give_label(gift, name, event.get("to"), bool(event.get("more")))
     if kind == "get":
         token = TOKEN_WORDS.get(str(event.get("token")), "a GET token")
         return f"Put {token} on {gift_words(event.get('gift'), before)}."

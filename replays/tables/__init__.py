@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from importlib import import_module
 from types import ModuleType
@@ -124,8 +125,13 @@ def _moves_list(table: Table, moves: list[dict[str, Any]]) -> Html:
 
 def table_target(game: str, event: dict[str, Any], view: dict[str, Any]) -> str | None:
     """The ``data-key`` of the drawn element a legal event acts on, if any."""
-    target = getattr(_module(game), "target", None)
+    target = table_targeter(game)
     return target(event, view) if target is not None else None
+
+
+def table_targeter(game: str) -> Callable[[dict[str, Any], dict[str, Any]], str | None] | None:
+    """The game's ``target(event, view)``, looked up once for a whole list of moves."""
+    return getattr(_module(game), "target", None)
 
 
 def turn_sentence(table: Table) -> str:
