@@ -109,12 +109,7 @@ def _clients() -> dict[str, dict[str, str]]:
 
 
 def _timed(port: int, path: str, headers: dict[str, str]) -> float:
-    started = time.perf_counter()
-    status, _ = servers.get(port, path, headers=headers)
-    taken = time.perf_counter() - started
-    if status != 200:
-        raise RuntimeError(f"{path} answered {status}")
-    return taken
+    return servers.timed_get(port, path, headers)
 
 
 def _paths(record_id: int, steps: list[int]) -> dict[str, list[str]]:

@@ -92,21 +92,32 @@ BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 INTERRUPT_CHANCE = 0.05
 
 
-def waiting_for(engine: Engine, state: Any) -> list[Actor]:
+def waiting_for(
+    engine: Engine, state: Any, legal: Mapping[int, list[Event]] | None = None
+) -> list[Actor]:
     """The actors the game waits for: ``to_move`` less seats that may only interrupt.
 
     A seat holding an "any moment" card (GiftTRAP's) is in ``to_move`` all
     round long; clients and bots should not treat it as that seat's turn.
+    ``legal``: seats' ``legal_events`` in ``state`` the caller has already (a step's
+    view lists them; GiftTRAP's giving has 63 for each of eight seats).
     """
     movers = engine.to_move(state)
     if not engine.interrupt_event_types:
         return movers
-    return [actor for actor in movers if actor == CHANCE or _waited_for(engine, state, actor)]
+    return [
+        actor for actor in movers if actor == CHANCE or _waited_for(engine, state, actor, legal)
+    ]
 
 
-def _waited_for(engine: Engine, state: Any, seat: int) -> bool:
+def _waited_for(
+    engine: Engine, state: Any, seat: int, legal: Mapping[int, list[Event]] | None = None
+) -> bool:
     interrupts = engine.interrupt_event_types
-    return any(event["do"] not in interrupts for event in engine.legal_events(state, seat))
+    events = legal.get(seat) if legal is not None else None
+    if events is None:
+        events = engine.legal_events(state, seat)
+    return any(event["do"] not in interrupts for event in events)
 
 
 def choose_mover(engine: Engine, state: Any, movers: Sequence[int], rng: random.Random) -> int:

@@ -45,7 +45,7 @@ from django.db import transaction
 from django.http import HttpResponse
 
 from core.cache import CACHE_ERRORS, cache_failed, cache_recovered, shared_redis
-from replays.state_cache import WORDS_VERSION
+from replays.state_cache import BUILD, EVERY, VERSION, WORDS_VERSION
 
 TOKEN_TIMEOUT = 24 * 3600
 BODY_TIMEOUT = 3600
@@ -89,6 +89,15 @@ def record_target(record_id: int, variant: str) -> tuple[str, str]:
 def header_variant() -> str:
     """What a step's first visit needs of its record (``selectors.record_replay_header``)."""
     return "header:1"
+
+
+def snapshot_variant(base: int) -> str:
+    """The replay state after ``base`` events with the events that follow it
+    (``state_cache``'s bundle), kept under the record's token by the replay's
+    preparation: a step's first visit reads it with its body and the record's header,
+    in one round trip, where the state cache (keyed by the log's digest) was a second.
+    Never a body served: it holds every seat's hidden cards."""
+    return f"snapshot:{VERSION}:{BUILD}:{EVERY}:{base}"
 
 
 def detail_variant() -> str:
@@ -223,6 +232,22 @@ def body_read(key: str) -> bytes | None:
     return body
 
 
+def bodies_store(token_name: str, token: str, bodies: dict[str, bytes], timeout: int) -> None:
+    """Keep several bodies under a token, in one round trip (not in this process)."""
+    named = {body_name(token_name, token, variant): body for variant, body in bodies.items()}
+    try:
+        client = shared_redis()
+        if client is None:
+            cache.set_many(named, timeout)
+            return
+        pipe = client.pipeline(transaction=False)
+        for key, body in named.items():
+            pipe.set(cache.make_key(key), body, ex=timeout)
+        pipe.execute()
+    except CACHE_ERRORS as exc:
+        cache_failed(exc)
+
+
 def body_store(key: str, body: bytes) -> None:
     try:
         client = shared_redis()
@@ -235,38 +260,54 @@ def body_store(key: str, body: bytes) -> None:
     local_bodies.put(key, body)
 
 
-# One round trip for a token and the bodies under it: the token's value, then each body's
-# key made of the token (``ARGV[1] .. token .. ARGV[i]``, as ``body_name`` and the cache's
-# ``make_key`` spell it). Why: a step's first visit read the token, then its body, then
-# the record's header, one round trip each; on a loaded machine each is a wait.
+# One round trip for a token and a body under it, with what building the body needs if it
+# is missing: the token's value (``ARGV[2]`` when the caller read it already), then the
+# body's key made of the token (``ARGV[1] .. token .. ARGV[3]``, as ``body_name`` and the
+# cache's ``make_key`` spell it), then, only if it is missing, the others'. Why: a step's
+# first visit read the token, its body, the record's header and a snapshot, one round
+# trip each; on a loaded machine each is a wait. A hit returns the body alone.
 BODIES_SCRIPT = """
-local token = redis.call('GET', KEYS[1])
-if not token then return {} end
-local out = {token}
-for i = 2, #ARGV do out[#out + 1] = redis.call('GET', ARGV[1] .. token .. ARGV[i]) end
+local token = ARGV[2]
+if token == '' then
+  token = redis.call('GET', KEYS[1])
+  if not token then return {} end
+end
+local body = redis.call('GET', ARGV[1] .. token .. ARGV[3])
+local out = {token, body}
+if body then return out end
+for i = 4, #ARGV do out[#out + 1] = redis.call('GET', ARGV[1] .. token .. ARGV[i]) end
 return out
 """
 BODIES_SCRIPT_SHA = hashlib.sha1(BODIES_SCRIPT.encode()).hexdigest()
 _TOKEN_MARK = "\0token\0"
 
 
-def bodies_read(token_name: str, variants: Sequence[str]) -> tuple[str | None, list[bytes | None]]:
-    """The token of ``token_name`` (None: none yet) and the bodies of ``variants`` under it.
+def bodies_read(
+    token_name: str, variants: Sequence[str], *, token: str | None = None
+) -> tuple[str | None, list[bytes | None]]:
+    """The token of ``token_name`` (None: none yet) and the bodies of ``variants`` under
+    it: the first is the body wanted; the others (what building it needs) are read only
+    if it is missing (else None). ``token``: the token, when the caller read it already.
 
     With Redis, in one round trip (``BODIES_SCRIPT``); bodies found are kept in this
     process as ``body_read`` keeps them. Nothing is made: a caller that needs a token to
     store under takes it with ``token_taken``.
     """
+    missing: list[bytes | None] = [None] * len(variants)
     try:
         client = shared_redis()
     except CACHE_ERRORS as exc:
         cache_failed(exc)
-        return None, [None] * len(variants)
+        return token, missing
     if client is None:
-        (token,) = tokens_read([token_name])
         if token is None:
-            return None, [None] * len(variants)
-        return token, [body_read(body_name(token_name, token, v)) for v in variants]
+            (token,) = tokens_read([token_name])
+            if token is None:
+                return None, missing
+        first = body_read(body_name(token_name, token, variants[0]))
+        if first is not None:
+            return token, [first, *missing[1:]]
+        return token, [None, *(body_read(body_name(token_name, token, v)) for v in variants[1:])]
     from redis.exceptions import NoScriptError
 
     suffixes = []
@@ -276,7 +317,9 @@ def bodies_read(token_name: str, variants: Sequence[str]) -> tuple[str | None, l
             _TOKEN_MARK
         )
         suffixes.append(suffix)
-    command = ("EVALSHA", BODIES_SCRIPT_SHA, 1, cache.make_key(token_name), prefix, *suffixes)
+    command = (
+        "EVALSHA", BODIES_SCRIPT_SHA, 1, cache.make_key(token_name), prefix, token or "", *suffixes
+    )  # fmt: skip
     try:
         try:
             reply = client.execute_command(*command)
@@ -285,9 +328,9 @@ def bodies_read(token_name: str, variants: Sequence[str]) -> tuple[str | None, l
             reply = client.execute_command(*command)
     except CACHE_ERRORS as exc:
         cache_failed(exc)
-        return None, [None] * len(variants)
+        return token, missing
     if not reply:
-        return None, [None] * len(variants)
+        return None, missing
     token = reply[0].decode()
     bodies: list[bytes | None] = list(reply[1:]) + [None] * (len(variants) + 1 - len(reply))
     for variant, body in zip(variants, bodies, strict=True):

@@ -180,10 +180,16 @@ class StepPosition:
 
 
 def record_step_position(
-    record: Record, *, step: int, seat: int | None, players: list[str] | None = None
+    record: Record,
+    *,
+    step: int,
+    seat: int | None,
+    players: list[str] | None = None,
+    saved: bytes | None = None,
 ) -> StepPosition:
     """Replay ``record`` to ``step`` (refusing a step or seat outside it); ``players`` as
-    ``record_player_names`` gives them, read here if not given."""
+    ``record_player_names`` gives them, read here if not given; ``saved``: the snapshot
+    the step starts from, if the caller read it (``state_cache.position_at``)."""
     record_require_replayable(record)
     if players is None:
         players = record_player_names(record)
@@ -199,12 +205,17 @@ def record_step_position(
             "bad_seat", f"Seat must be 0 to {len(players) - 1}.", seat=seat, field="seat"
         )
     engine = get_engine(record.game)
-    before, event, state = state_cache.position_at(engine, record, len(players), step)
+    before, event, state = state_cache.position_at(engine, record, len(players), step, saved=saved)
     return StepPosition(record, engine, players, step, seat, before, event, state)
 
 
 def record_step_view(
-    record: Record, *, step: int, seat: int | None, players: list[str] | None = None
+    record: Record,
+    *,
+    step: int,
+    seat: int | None,
+    players: list[str] | None = None,
+    saved: bytes | None = None,
 ) -> dict[str, Any]:
     """The state after ``step`` events, as everyone sees it or as ``seat`` saw it.
 
@@ -213,7 +224,7 @@ def record_step_view(
     seat's. A seat's view says who is to move (``waiting_for``) but lists only
     its own moves.
     """
-    at = record_step_position(record, step=step, seat=seat, players=players)
+    at = record_step_position(record, step=step, seat=seat, players=players, saved=saved)
     engine, state, event = at.engine, at.state, at.event
     movers = engine.to_move(state)
     seats = [m for m in movers if m != CHANCE]
@@ -236,7 +247,7 @@ def record_step_view(
         "event": engine.event_view(event, seat, before=at.before) if event is not None else None,
         "text": text,
         "to_move": movers,
-        "waiting_for": waiting_for(engine, state),
+        "waiting_for": waiting_for(engine, state, legal),
         "legal_events": {str(s): legal[s] for s in seats},
         "moves": step_moves(engine, state, seats, at.players, legal=legal),
         "scores": scores_shown(engine, state, seat),
@@ -247,13 +258,20 @@ def record_step_view(
 
 
 def record_step_table(
-    record: Record, *, step: int, seat: int | None, players: list[str] | None = None
+    record: Record,
+    *,
+    step: int,
+    seat: int | None,
+    players: list[str] | None = None,
+    saved: bytes | None = None,
 ) -> str:
     """The table at ``step`` drawn as HTML for that viewer (the replay page swaps it in)."""
-    at = record_step_position(record, step=step, seat=seat, players=players)
-    movers = [m for m in at.engine.to_move(at.state) if m != CHANCE and seat in (None, m)]
-    moves = step_moves(at.engine, at.state, movers, at.players, targets=False)
-    return table_html(at.engine, at.state, seat=seat, players=at.players, moves=moves)
+    at = record_step_position(record, step=step, seat=seat, players=players, saved=saved)
+    engine, state = at.engine, at.state
+    movers = [m for m in engine.to_move(state) if m != CHANCE and seat in (None, m)]
+    legal = {mover: engine.legal_events(state, mover) for mover in movers}
+    moves = step_moves(engine, state, movers, at.players, legal=legal, targets=False)
+    return table_html(engine, state, seat=seat, players=at.players, moves=moves, legal=legal)
 
 
 def record_step_table_body(record_id: int, *, step: int, seat: int | None) -> bytes:
@@ -271,10 +289,11 @@ def record_step_table_answer(record_id: int, *, step: int, seat: int | None) -> 
     """``record_step_table_body``, the body not stored yet if it was drawn now (the page
     stores it once its answer is sent: ``StepAnswer``)."""
 
-    def draw(record: Record, players: list[str]) -> bytes:
-        return record_step_table(record, step=step, seat=seat, players=players).encode()
+    def draw(record: Record, players: list[str], saved: bytes | None) -> bytes:
+        table = record_step_table(record, step=step, seat=seat, players=players, saved=saved)
+        return table.encode()
 
-    return _step_answer(record_id, response_cache.table_variant(step, seat), draw)
+    return _step_answer(record_id, response_cache.table_variant(step, seat), step, draw)
 
 
 @dataclass(frozen=True)
@@ -295,31 +314,40 @@ class StepAnswer:
 def _step_answer(
     record_id: int,
     variant: str,
-    build: Callable[[Record, list[str]], bytes],
+    step: int,
+    build: Callable[[Record, list[str], bytes | None], bytes],
     *,
     token: str | None = None,
 ) -> StepAnswer:
-    """The body ``variant`` of a record's step, from the cache or built now.
+    """The body ``variant`` of a record's ``step``, from the cache or built now.
 
-    Without ``token``: the record's token, the body and the record's header are read in
-    one round trip (``response_cache.bodies_read``). With it (the caller read the token
-    and found no body): the header only. The token is always read before anything
-    the body is built from, as ``response_cache.cached_body`` does.
+    The body, the record's header and the snapshot the step starts from (kept under the
+    token by the replay's preparation: ``response_cache.snapshot_variant``) are read in
+    one round trip (``response_cache.bodies_read``), with the record's token unless the
+    caller read it (``token``); a hit reads the body alone. The token is always read
+    before anything the body is built from, as ``response_cache.cached_body`` does.
     """
     token_name = response_cache.record_token_name(record_id)
-    header = None
-    if token is None:
-        token, (body, header) = response_cache.bodies_read(
-            token_name, [variant, response_cache.header_variant()]
-        )
+    base = state_cache.window_base(step)
+    wanted = [variant, response_cache.header_variant()]
+    if base:
+        wanted.append(response_cache.snapshot_variant(base))
+    if token is not None:
+        key = response_cache.body_name(token_name, token, variant)
+        body = response_cache.local_bodies.get(key)  # this process served it: no round trip
         if body is not None:
             return StepAnswer(body)
-        if token is None:
-            token = response_cache.token_taken(token_name)
+    token, found = response_cache.bodies_read(token_name, wanted, token=token)
+    if token is None:
+        token = response_cache.token_taken(token_name)
+    body, header, saved = found[0], found[1], found[2] if base else None
+    if body is not None:
+        return StepAnswer(body)
     if header is None:
         header = _header_body(record_id, token_name, token)
     record, players = _header_record(header)
-    return StepAnswer(build(record, players), response_cache.body_name(token_name, token, variant))
+    built = build(record, players, saved)
+    return StepAnswer(built, response_cache.body_name(token_name, token, variant))
 
 
 # What a step's first visit needs of its record, kept under the record's token: the record
@@ -430,11 +458,12 @@ def record_step_answer(
     record's token as the caller read it, the body not found under it
     (``replays.api.fastpath``)."""
 
-    def build(record: Record, players: list[str]) -> bytes:
-        view = record_step_view(record, step=step, seat=seat, players=players)
+    def build(record: Record, players: list[str], saved: bytes | None) -> bytes:
+        view = record_step_view(record, step=step, seat=seat, players=players, saved=saved)
         return response_cache.json_body(view)
 
-    return _step_answer(record_id, response_cache.step_variant(step, seat), build, token=token)
+    variant = response_cache.step_variant(step, seat)
+    return _step_answer(record_id, variant, step, build, token=token)
 
 
 def record_timeline_checked(record_id: int, *, seat: int | None) -> tuple[Record, list[str]]:

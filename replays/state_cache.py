@@ -228,15 +228,22 @@ def _snapshots_keep(record: Record, bundles: list[bytes]) -> None:
     )
 
 
-def snapshots_store(record: Record, states: Sequence[Any]) -> int:
+def snapshots_store(record: Record, states: Sequence[Any]) -> dict[int, bytes]:
     """Keep the snapshots of ``record`` (every ``EVERY`` events) from its replayed states
     (``states[k]``: after ``k`` events), in the cache and the database, so a step's first
-    visit applies at most ``EVERY`` events, even after the cache was emptied. Returns how
-    many were stored."""
+    visit applies at most ``EVERY`` events, even after the cache was emptied. Returns the
+    bundles kept, by the count of events each follows (the preparation keeps them under
+    the record's token too: ``replays.viewer_warm``)."""
     events = record.events
-    bundles = [_bundle(states[count], events, count) for count in range(EVERY, len(states), EVERY)]
+    counts = range(EVERY, len(states), EVERY)
+    bundles = [_bundle(states[count], events, count) for count in counts]
     _snapshots_keep(record, bundles)
-    return len(bundles)
+    return dict(zip(counts, bundles, strict=True))
+
+
+def window_base(step: int) -> int:
+    """The count of events of the snapshot ``position_at(step)`` starts from (0: none)."""
+    return (max(step - 1, 0) // EVERY) * EVERY
 
 
 def events_between(record: Record, start: int, stop: int) -> list[dict[str, Any]]:
@@ -262,22 +269,24 @@ def events_between(record: Record, start: int, stop: int) -> list[dict[str, Any]
 
 
 def position_at(
-    engine: Engine, record: Record, num_players: int, step: int
+    engine: Engine, record: Record, num_players: int, step: int, *, saved: bytes | None = None
 ) -> tuple[Any, Any, Any]:
     """(state before ``step``, the event of ``step`` or None, the state after it).
 
     From the nearest snapshot (the cache's, else the database's) and the events kept with
     it (the log is not read); without one, the log is replayed from the start
-    (``_replayed``, which keeps the snapshots it passes).
+    (``_replayed``, which keeps the snapshots it passes). ``saved``: that snapshot's
+    bundle (after ``window_base(step)`` events), when the caller read it already.
     """
     before_count = max(step - 1, 0)
-    base = (before_count // EVERY) * EVERY
+    base = window_base(step)
     if not base:
         events = events_between(record, 0, step)
         before = _opening(engine, record, num_players, events[:before_count])
         event = events[-1] if step else None
         return before, event, engine.apply_trusted(before, event) if step else before
-    saved = _saved(record, base)
+    if saved is None:
+        saved = _saved(record, base)
     if saved is None:  # looked up already: replayed without asking the cache and row again
         before = _replayed(engine, record, num_players, before_count)
         event = record.events[step - 1] if step else None

@@ -218,18 +218,20 @@ def step_moves(
     named: dict[str, str] = {}
     target = table_targeter(engine.slug) if targets else None
     for seat in seats:
-        view = engine.view(state, seat) if target is not None else None
         events = legal[seat] if legal is not None else engine.legal_events(state, seat)
-        for event, label in zip(events, engine.labels(events, seat, state), strict=True):
-            filled = named.get(label)
-            if filled is None:
-                filled = named[label] = names_fill(label, players)
-            moves.append(
-                {
-                    "seat": seat,
-                    "event": event,
-                    "label": filled,
-                    "target": target(event, view) if target is not None else None,
-                }
-            )
+        labels = [
+            named[label] if label in named else named.setdefault(label, names_fill(label, players))
+            for label in engine.labels(events, seat, state)
+        ]
+        if target is None:
+            moves += [
+                {"seat": seat, "event": event, "label": label, "target": None}
+                for event, label in zip(events, labels, strict=True)
+            ]
+            continue
+        view = engine.view(state, seat)
+        moves += [
+            {"seat": seat, "event": event, "label": label, "target": target(event, view)}
+            for event, label in zip(events, labels, strict=True)
+        ]
     return moves

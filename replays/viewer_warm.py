@@ -7,7 +7,9 @@ events, and each seat's first timeline told the game again (docs/performance.md,
 by a worker, right after the record is stored: the log is replayed once, the states
 every ``state_cache.EVERY`` events are kept with the events after them (a step's first
 visit then applies at most that many events, reading neither the database nor the log,
-with the record's header ``selectors.record_replay_header`` kept too), every viewer's
+with the record's header ``selectors.record_replay_header`` kept too; both are kept
+under the record's token as well, so the visit reads them with its body in one round
+trip: ``response_cache.snapshot_variant``), every viewer's
 timeline is told from those states and kept, and
 the page's move list, first table and own part (``replays.replay_page``) are drawn and
 kept under the record's token. The snapshots and the timelines are also kept in the
@@ -23,7 +25,7 @@ visitor builds it from the log.
 
 from __future__ import annotations
 
-from replays import replay_page, selectors, state_cache
+from replays import replay_page, response_cache, selectors, state_cache
 from replays.models import Record
 from replays.timeline import record_states, record_timeline
 
@@ -37,7 +39,14 @@ def record_viewer_warm(*, record_id: int) -> bool:
         return False
     players = selectors.record_player_names(record)
     states = record_states(record, len(players))
-    state_cache.snapshots_store(record, states)
+    bundles = state_cache.snapshots_store(record, states)
+    token_name = response_cache.record_token_name(record_id)
+    response_cache.bodies_store(
+        token_name,
+        response_cache.token_taken(token_name),
+        {response_cache.snapshot_variant(base): bundle for base, bundle in bundles.items()},
+        state_cache.TIMEOUT,
+    )
     for seat in [None, *range(len(players))]:
         record_timeline(record, players=players, seat=seat, states=states)
         selectors.record_timeline_body(record_id, seat=seat)

@@ -72,7 +72,10 @@ def gift_words(gift: Any, *views: Mapping[str, Any] | None) -> str:
     for view in views:
         if not view:
             continue
-        name = _grid_names(view).get(gift) if isinstance(gift, (int, str)) else None
+        try:
+            name = _grid_names(view).get(gift)
+        except TypeError:  # not a gift number
+            name = None
         if name is not None:
             return f"gift {gift} ({name})"
     return f"gift {gift}"
@@ -95,7 +98,7 @@ def _grid_names(view: Mapping[str, Any]) -> dict[Any, str]:
     names = {}
     for entry in (*view.get("grid", ()), *view.get("last_grid", ())):
         gift = entry.get("gift")
-        if isinstance(gift, (int, str)) and gift not in names:
+        if gift not in names:
             names[gift] = entry["name"]
     _LAST_GRID = (view, names)
     return names
@@ -325,23 +328,25 @@ def move_labels(events: list[Event], seat: int, view: Mapping[str, Any]) -> list
     Why its own loop: everyone's table in an 8-player giving lists 63 moves for each of
     eight seats, the same gifts to the same players, and labelling them one call at a
     time was the largest part of a step's first visit. A give's label is built once
-    per (gift, name, receiver, Give More) in the process (``_give_label``).
+    per (gift, name, receiver, Give More) in the process (``_give_told``).
     """
     names = _grid_names(view) if view else {}
-    labels = []
-    for event in events:
-        gift = event.get("gift")
-        if event.get("do") == "give" and _is_key(gift):
-            labels.append(
-                _give_label(gift, names.get(gift), event.get("to"), bool(event.get("more")))
-            )
-        else:
-            labels.append(tell_move(event, seat, view))
-    return labels
+    return [
+        _give_told(event, names) if event.get("do") == "give" else tell_move(event, seat, view)
+        for event in events
+    ]
 
 
-def _is_key(value: Any) -> bool:
-    return isinstance(value, (int, str))
+def _give_told(event: Event, names: Mapping[Any, str]) -> str:
+    gift, to, more = event.get("gift"), event.get("to"), bool(event.get("more"))
+    try:
+        name = names.get(gift)
+    except TypeError:  # not a gift number: named by its value alone
+        name = None
+    try:
+        return _give_remembered(gift, name, to, more)
+    except TypeError:  # a value that cannot be a key: told without the memo
+        return _give_words(gift, name, to, more)
 
 
 def _give_words(gift: Any, name: str | None, to: Any, more: bool) -> str:
@@ -352,21 +357,13 @@ def _give_words(gift: Any, name: str | None, to: Any, more: bool) -> str:
 _give_remembered = lru_cache(maxsize=4096)(_give_words)
 
 
-def _give_label(gift: Any, name: str | None, to: Any, more: bool) -> str:
-    if _is_key(gift) and (to is None or _is_key(to)):
-        return _give_remembered(gift, name, to, more)
-    return _give_words(gift, name, to, more)
-
-
 def tell_move(event: Event, seat: int, before: Mapping[str, Any]) -> str:
     """The imperative label of a legal move of ``seat``, from its view before it."""
     kind = event.get("do")
     if kind == "choose_pack":
         return f"Deal from {pack_words(str(event.get('pack')))}."
     if kind == "give":
-        gift = event.get("gift")
-        name = _grid_names(before).get(gift) if before and _is_key(gift) else None
-        return _give_label(gift, name, event.get("to"), bool(event.get("more")))
+        return _give_told(event, _grid_names(before) if before else {})
     if kind == "get":
         token = TOKEN_WORDS.get(str(event.get("token")), "a GET token")
         return f"Put {token} on {gift_words(event.get('gift'), before)}."

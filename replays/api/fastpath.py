@@ -145,14 +145,16 @@ def list_target(request: HttpRequest, kwargs: dict[str, Any]) -> Target | None:
 
 
 # Builds a body the cache did not have, under the token read (request, URL kwargs, token):
-# (the body, its key: stored once the answer is sent; None if found meanwhile).
+# (the body, its key: stored once the answer is sent; None if found meanwhile). It reads
+# the body itself first: with what a miss needs, in the same round trip.
 Build = Callable[[HttpRequest, dict[str, Any], str], tuple[bytes, str | None]]
 
 
 def step_build(
     request: HttpRequest, kwargs: dict[str, Any], token: str
 ) -> tuple[bytes, str | None]:
-    """A step's JSON on a miss, as the DRF view would build it (``selectors.record_step_json``)."""
+    """A step's JSON, cached or built as the DRF view would build it
+    (``selectors.record_step_json``)."""
     _, seat = _seat(request)
     answer = selectors.record_step_answer(
         kwargs["record_id"], step=kwargs["step"], seat=seat, token=token
@@ -213,7 +215,7 @@ def wrap(
             return view(request, *args, **kwargs)
         key: str | None = None
         body = None
-        if token is not None:
+        if token is not None and build is None:
             body = response_cache.body_read(response_cache.body_name(token_name, token, variant))
         if body is None:
             if build is None:

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import import_module
 from types import ModuleType
@@ -72,11 +72,13 @@ def table_html(
     seat: int | None,
     players: list[str],
     moves: list[dict[str, Any]] | None = None,
+    legal: Mapping[int, list[dict[str, Any]]] | None = None,
 ) -> str:
     """A state drawn for one viewer: only its ``view`` reaches the drawing module.
 
     ``moves`` (labelled legal moves, see ``replays.timeline.step_moves``) are listed
-    in words under the turn line: what the players to move may do.
+    in words under the turn line: what the players to move may do. ``legal``: seats'
+    legal events in ``state``, when the caller has them (``games.play.waiting_for``).
     """
     over = engine.is_over(state)
     shown = seat is None or engine.scores_public or over
@@ -86,7 +88,7 @@ def table_html(
         seat=seat,
         players=players,
         to_move=engine.to_move(state),
-        waiting_for=waiting_for(engine, state),
+        waiting_for=waiting_for(engine, state, legal),
         scores=engine.scores(state) if shown else None,
         is_over=over,
         result=engine.result(state).to_json() if over else None,

@@ -229,3 +229,15 @@ def test_production_settings_use_the_resilient_cache_with_bounded_timeouts(monke
     tasks = {entry["task"] for entry in produced["CELERY_BEAT_SCHEDULE"].values()}
     assert {"replays.announcements_dispatch", "replays.import_jobs_sweep"} <= tasks
 
+
+
+def test_one_redis_client_serves_every_call_of_a_cache():
+    """Django's Redis cache built a new client object (its callbacks set up again) for
+    every call; ours keeps one per connection pool: the same for reads and writes on one
+    server, and a new cache (``override_settings``) has its own."""
+    first = core_cache.ResilientRedisCache("redis://127.0.0.1:1/0", {})
+    client = first._cache.get_client("key")
+    assert first._cache.get_client("other", write=True) is client
+    assert client.connection_pool is first._cache._get_connection_pool(True)
+    second = core_cache.ResilientRedisCache("redis://127.0.0.1:1/0", {})
+    assert second._cache.get_client("key") is not client

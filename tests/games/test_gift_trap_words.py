@@ -125,6 +125,21 @@ def test_give_with_the_give_more_card():
     assert E.label({**event, "more": False}, 0, s) == "Give gift 2 (Box of chalk) to {p1}."
 
 
+def test_a_seats_gives_are_labelled_alike_one_by_one_and_all_at_once():
+    """``labels`` remembers a give's words across seats and calls; the words are the same
+    as ``label``'s, gift names from the grid, and a value that cannot be a key is told
+    without the memo."""
+    s = dealt(expert_cards=True)
+    for seat in range(3):
+        moves = E.legal_events(s, seat)
+        assert len(moves) > 10
+        assert E.labels(moves, seat, s) == [E.label(event, seat, s) for event in moves]
+        assert E.labels(moves, seat, s) == E.labels(moves, seat, s)
+    odd = ev(0, "give", to=[1], gift={"n": 2})
+    assert E.label(odd, 0, s) == "Give gift {'n': 2} to a player."
+    assert E.labels([odd], 0, s) == ["Give gift {'n': 2} to a player."]
+
+
 def test_get_token_is_secret_but_for_its_owner():
     s = given(dealt())
     event = ev(2, "get", token="no_way", gift=4)

@@ -34,6 +34,11 @@ def test_a_seat_that_may_only_interrupt_is_not_waited_for():
             s for s in movers if {e["do"] for e in engine.legal_events(state, s)} == {"gifttrap"}
         ]
         waited = waiting_for(engine, state)
+        # The legal events a caller has already (all of them, or only some seats') decide
+        # the same as the engine's own.
+        legal = {s: engine.legal_events(state, s) for s in movers}
+        assert waiting_for(engine, state, legal) == waited
+        assert waiting_for(engine, state, dict(list(legal.items())[:1])) == waited
         assert set(waited) <= set(engine.to_move(state))
         assert not set(only_trap) & set(waited)
         assert set(movers) - set(only_trap) <= set(waited)
