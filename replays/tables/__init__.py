@@ -115,8 +115,11 @@ def _moves_list(table: Table, moves: list[dict[str, Any]]) -> Html:
     seats = list(dict.fromkeys(move["seat"] for move in moves))
     who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
     count = f"{len(moves)} move" + ("s" if len(moves) != 1 else "")
-    prefixes = {s: f"{table.name(s)}: " if len(seats) > 1 else "" for s in seats}
-    items = "".join(f"<li>{esc(prefixes[move['seat']] + move['label'])}</li>" for move in moves)
+    # Each seat's name and each label escaped once: in a giving, the eight seats' 504
+    # moves are the same 63 labels (escaping is per character, so the parts escaped
+    # apart read as the whole escaped at once).
+    prefixes = {s: f"<li>{esc(table.name(s))}: " if len(seats) > 1 else "<li>" for s in seats}
+    items = "".join(f"{prefixes[move['seat']]}{esc(move['label'])}</li>" for move in moves)
     return el(
         "details",
         el("summary", f"What {who} may do ({count})"),
