@@ -96,6 +96,8 @@ def snapshot_variant(base: int) -> str:
     (``state_cache``'s bundle), kept under the record's token by the replay's
     preparation: a step's first visit reads it with its body and the record's header,
     in one round trip, where the state cache (keyed by the log's digest) was a second.
+    Kept as long as bodies (``BODY_TIMEOUT``: a long game's 72 snapshots are ~250 KB, and
+    most first visits come soon after an upload); later visits read the state cache.
     Never a body served: it holds every seat's hidden cards."""
     return f"snapshot:{VERSION}:{BUILD}:{EVERY}:{base}"
 

@@ -45,7 +45,7 @@ def record_viewer_warm(*, record_id: int) -> bool:
         token_name,
         response_cache.token_taken(token_name),
         {response_cache.snapshot_variant(base): bundle for base, bundle in bundles.items()},
-        state_cache.TIMEOUT,
+        response_cache.BODY_TIMEOUT,  # a copy for the first hour's visitors, as bodies are
     )
     for seat in [None, *range(len(players))]:
         record_timeline(record, players=players, seat=seat, states=states)
