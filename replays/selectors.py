@@ -330,7 +330,7 @@ def _step_answer(
     token_name = response_cache.record_token_name(record_id)
     base = state_cache.window_base(step)
     wanted = [variant, response_cache.header_variant()]
-    if base:
+    if step:  # the first window's too (the set-up and its first events)
         wanted.append(response_cache.snapshot_variant(base))
     if token is not None:
         key = response_cache.body_name(token_name, token, variant)
@@ -340,7 +340,7 @@ def _step_answer(
     token, found = response_cache.bodies_read(token_name, wanted, token=token)
     if token is None:
         token = response_cache.token_taken(token_name)
-    body, header, saved = found[0], found[1], found[2] if base else None
+    body, header, saved = found[0], found[1], found[2] if step else None
     if body is not None:
         return StepAnswer(body)
     if header is None:

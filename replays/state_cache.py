@@ -241,6 +241,13 @@ def snapshots_store(record: Record, states: Sequence[Any]) -> dict[int, bytes]:
     return dict(zip(counts, bundles, strict=True))
 
 
+def opening_bundle(record: Record, states: Sequence[Any]) -> bytes:
+    """The set-up state with the first ``EVERY`` events, as a snapshot's bundle: what a
+    step of the first window starts from (kept by the preparation under the record's
+    token, so such a step reads neither the log nor the database)."""
+    return _bundle(states[0], record.events, 0)
+
+
 def window_base(step: int) -> int:
     """The count of events of the snapshot ``position_at(step)`` starts from (0: none)."""
     return (max(step - 1, 0) // EVERY) * EVERY
@@ -276,11 +283,12 @@ def position_at(
     From the nearest snapshot (the cache's, else the database's) and the events kept with
     it (the log is not read); without one, the log is replayed from the start
     (``_replayed``, which keeps the snapshots it passes). ``saved``: that snapshot's
-    bundle (after ``window_base(step)`` events), when the caller read it already.
+    bundle (after ``window_base(step)`` events; for a step of the first window, the
+    set-up with the first events: ``opening_bundle``), when the caller read it already.
     """
     before_count = max(step - 1, 0)
     base = window_base(step)
-    if not base:
+    if not base and (saved is None or not step):
         events = events_between(record, 0, step)
         before = _opening(engine, record, num_players, events[:before_count])
         event = events[-1] if step else None
@@ -297,6 +305,6 @@ def position_at(
             events = events_between(record, base, step)
         for index in range(before_count - base):
             before = engine.apply_trusted(before, events[index])
-        event = events[-1]  # step > base >= EVERY here
+        event = events[-1]  # step > base here
     state = engine.apply_trusted(before, event) if event is not None else before
     return before, event, state

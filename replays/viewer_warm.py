@@ -39,7 +39,8 @@ def record_viewer_warm(*, record_id: int) -> bool:
         return False
     players = selectors.record_player_names(record)
     states = record_states(record, len(players))
-    bundles = state_cache.snapshots_store(record, states)
+    bundles = {0: state_cache.opening_bundle(record, states)}
+    bundles |= state_cache.snapshots_store(record, states)
     token_name = response_cache.record_token_name(record_id)
     response_cache.bodies_store(
         token_name,

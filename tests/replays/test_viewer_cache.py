@@ -218,10 +218,11 @@ def test_a_steps_first_visit_after_the_preparation_reads_no_database(
 def test_a_steps_first_visit_reads_its_snapshot_with_its_body(
     api, client, make_document, monkeypatch, django_capture_on_commit_callbacks
 ):
-    """The preparation keeps each snapshot under the record's token too: a step's first
-    visit, through the API's fast path or the table's view, reads it with the body and the
-    header (the state cache by digest is not asked), and is the step told fresh; without
-    it (evicted), the visit falls back to the state cache and is the same."""
+    """The preparation keeps each snapshot under the record's token too, and the set-up
+    with the first events: a step's first visit, through the API's fast path or the
+    table's view, reads it with the body and the header (neither the state cache by
+    digest nor the log is asked), and is the step told fresh; without it (evicted), the
+    visit falls back to the state cache and is the same."""
     from replays import response_cache
 
     monkeypatch.setattr(viewer_warm, "WARM_MIN_EVENTS", 20)
@@ -230,24 +231,23 @@ def test_a_steps_first_visit_reads_its_snapshot_with_its_body(
         record_id = upload(document)
     record = Record.objects.get(pk=record_id)
     every, last = state_cache.EVERY, len(document["events"])
-    steps = [(every + 3, None), (2 * every + 1, 2), (last, 4)]
-    real_saved = state_cache._saved
+    steps = [(5, 1), (every, None), (every + 3, None), (2 * every + 1, 2), (last, 4)]
+    real_saved, real_between = state_cache._saved, state_cache.events_between
 
     def never(*args, **kwargs):
-        raise AssertionError("the snapshot was read again, by digest")
+        raise AssertionError("the snapshot or the log was read again")
 
-    monkeypatch.setattr(state_cache, "_saved", never)
     for step, seat in steps:
+        monkeypatch.setattr(state_cache, "_saved", never)
+        monkeypatch.setattr(state_cache, "events_between", never)
         query = "" if seat is None else f"?seat={seat}"
         body = api.get(f"/api/records/{record_id}/steps/{step}/{query}").json()
         table = fragment(client, record_id, step, seat)
         monkeypatch.setattr(state_cache, "_saved", real_saved)
-        assert body == json.loads(
-            json.dumps(selectors.record_step_view(record, step=step, seat=seat))
-        )
+        monkeypatch.setattr(state_cache, "events_between", real_between)
+        fresh = selectors.record_step_view(record, step=step, seat=seat)
+        assert body == json.loads(json.dumps(fresh))
         assert table == selectors.record_step_table(record, step=step, seat=seat)
-        monkeypatch.setattr(state_cache, "_saved", never)
-    monkeypatch.setattr(state_cache, "_saved", real_saved)
     # Evicted from under the token: read by digest, the same step.
     token_name = response_cache.record_token_name(record_id)
     token = response_cache.token_taken(token_name)
