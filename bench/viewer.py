@@ -108,10 +108,6 @@ def _clients() -> dict[str, dict[str, str]]:
     }
 
 
-def _timed(port: int, path: str, headers: dict[str, str]) -> float:
-    return servers.timed_get(port, path, headers)
-
-
 def _paths(record_id: int, steps: list[int]) -> dict[str, list[str]]:
     """Each path a browser takes through one replay (a few steps of each)."""
     return {
@@ -149,13 +145,13 @@ def _repeat_rows(
         for kind in kinds:
             for path in paths + bare:  # every worker warm
                 for _ in range(2):
-                    _timed(port, path, clients[kind])
+                    servers.timed_get(port, path, clients[kind])
             ours, ref = [], []
             count = rounds * (10 if page else 1)
             for _ in range(count):  # interleaved: the same load on both
                 for path, bare_path in zip(paths, bare, strict=True):
-                    ours.append(_timed(port, path, clients[kind]))
-                    ref.append(_timed(port, bare_path, {}))
+                    ours.append(servers.timed_get(port, path, clients[kind]))
+                    ref.append(servers.timed_get(port, bare_path, {}))
             p99, ref99 = _ms(ours, 0.99), _ms(ref, 0.99)
             target = "< 50 ms" if page else "<= 3x bare"  # issue 23's targets
             met = p99 < 50 if page else p99 <= 3 * ref99
@@ -194,7 +190,7 @@ def _first_rows(
             prepare(record_ids=[record_id])
         k = steps[copy % len(steps)]
         for name, paths in _paths(record_id, [k]).items():
-            taken.setdefault(name, []).append(_timed(port, paths[0], {}))
+            taken.setdefault(name, []).append(servers.timed_get(port, paths[0], {}))
             if copy == 0:
                 bare[name] = [_bare_of(workdir, port, paths[0], "first")]
     when = "after the replay's preparation" if warm else "before the warm-up"
@@ -282,10 +278,10 @@ def _first_step_rows(
         for name, (template, kind) in STEP_PATHS.items():
             record_id, step = samples[name][round_]
             path = template.format(record=record_id, step=step, seat=SEAT)
-            ours[name].append(_timed(port, path, clients[kind]))
+            ours[name].append(servers.timed_get(port, path, clients[kind]))
             bare = _bare_of(workdir, port, path, "first-step")
-            _timed(port, bare, {})
-            ref[name].append(_timed(port, bare, {}))
+            servers.timed_get(port, bare, {})
+            ref[name].append(servers.timed_get(port, bare, {}))
     rows = []
     for name, values in ours.items():
         p99, ref99 = _ms(values, 0.99), _ms(ref[name], 0.99)
