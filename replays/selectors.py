@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -311,6 +311,17 @@ class StepAnswer:
         return self.body
 
 
+def step_needs(step: int) -> list[str]:
+    """What building a step's body needs, read with the body when it is missing: the
+    record's header, and the snapshot the step starts from (kept under the record's token
+    by the replay's preparation: ``response_cache.snapshot_variant``), the first
+    window's too (the set-up and its first events)."""
+    needs = [response_cache.header_variant()]
+    if step:
+        needs.append(response_cache.snapshot_variant(state_cache.window_base(step)))
+    return needs
+
+
 def _step_answer(
     record_id: int,
     variant: str,
@@ -318,31 +329,34 @@ def _step_answer(
     build: Callable[[Record, list[str], bytes | None], bytes],
     *,
     token: str | None = None,
+    needs: Sequence[bytes | None] | None = None,
 ) -> StepAnswer:
     """The body ``variant`` of a record's ``step``, from the cache or built now.
 
-    The body, the record's header and the snapshot the step starts from (kept under the
-    token by the replay's preparation: ``response_cache.snapshot_variant``) are read in
-    one round trip (``response_cache.bodies_read``), with the record's token unless the
-    caller read it (``token``); a hit reads the body alone. The token is always read
-    before anything the body is built from, as ``response_cache.cached_body`` does.
+    The body and what building it needs (``step_needs``) are read in one round trip
+    (``response_cache.bodies_read``), with the record's token unless the caller read it
+    (``token``); a hit reads the body alone. A caller that read the token has read the
+    body under it too: ``needs`` are what it found of ``step_needs`` (the body missing).
+    The token is always read before anything the body is built from, as
+    ``response_cache.cached_body`` does.
     """
     token_name = response_cache.record_token_name(record_id)
-    base = state_cache.window_base(step)
-    wanted = [variant, response_cache.header_variant()]
-    if step:  # the first window's too (the set-up and its first events)
-        wanted.append(response_cache.snapshot_variant(base))
-    if token is not None:
-        key = response_cache.body_name(token_name, token, variant)
-        body = response_cache.local_bodies.get(key)  # this process served it: no round trip
-        if body is not None:
-            return StepAnswer(body)
-    token, found = response_cache.bodies_read(token_name, wanted, token=token)
-    if token is None:
-        token = response_cache.token_taken(token_name)
-    body, header, saved = found[0], found[1], found[2] if step else None
-    if body is not None:
-        return StepAnswer(body)
+    if needs is None:
+        wanted = [variant, *step_needs(step)]
+        if token is not None:
+            key = response_cache.body_name(token_name, token, variant)
+            body = response_cache.local_bodies.get(key)  # this process served it: no trip
+            if body is not None:
+                return StepAnswer(body)
+        token, found = response_cache.bodies_read(token_name, wanted, token=token)
+        if token is None:
+            token = response_cache.token_taken(token_name)
+        if found[0] is not None:
+            return StepAnswer(found[0])
+        needs = found[1:]
+    elif token is None:
+        raise ValueError("needs are read under a token: pass it")
+    header, saved = needs[0], needs[1] if step else None
     if header is None:
         header = _header_body(record_id, token_name, token)
     record, players = _header_record(header)
@@ -452,18 +466,23 @@ def record_step_json(record_id: int, *, step: int, seat: int | None) -> bytes:
 
 
 def record_step_answer(
-    record_id: int, *, step: int, seat: int | None, token: str | None = None
+    record_id: int,
+    *,
+    step: int,
+    seat: int | None,
+    token: str | None = None,
+    needs: Sequence[bytes | None] | None = None,
 ) -> StepAnswer:
     """``record_step_json``, the body not stored yet if it was built now; ``token``: the
-    record's token as the caller read it, the body not found under it
-    (``replays.api.fastpath``)."""
+    record's token as the caller read it; ``needs``: what it read with it of
+    ``step_needs`` (the body not found under it: ``replays.api.fastpath``)."""
 
     def build(record: Record, players: list[str], saved: bytes | None) -> bytes:
         view = record_step_view(record, step=step, seat=seat, players=players, saved=saved)
         return response_cache.json_body(view)
 
     variant = response_cache.step_variant(step, seat)
-    return _step_answer(record_id, variant, step, build, token=token)
+    return _step_answer(record_id, variant, step, build, token=token, needs=needs)
 
 
 def record_timeline_checked(record_id: int, *, seat: int | None) -> tuple[Record, list[str]]:

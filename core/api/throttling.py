@@ -10,10 +10,11 @@ request comes, so settings changed at run time (tests) take effect.
 Why one class: DRF's two throttles read and wrote their histories with four
 cache round trips per request, and rewrote the whole pickled history (up to
 the limit's length) each time. With a Redis cache both scopes are checked and
-counted by one Lua script, atomically, in one round trip, which the replay
-fast path (``replays.api.fastpath``) also sends in the same pipeline as its
-version reads. Without Redis (the embedded default: a local-memory cache,
-counting per process) it keeps DRF's own histories under DRF's keys.
+counted by one Lua script, atomically, in one round trip, in which the replay
+fast path (``replays.api.fastpath``) also reads a record's version token and the
+body under it (or, for a step never asked, what building it needs). Without
+Redis (the embedded default: a local-memory cache, counting per process) it keeps
+DRF's own histories under DRF's keys.
 The counters always live in the cache shared by every server process. When that
 cache cannot be reached the throttle fails open: the request goes on, a warning is
 logged (``core.cache``), and nothing is counted until the cache is back.
@@ -47,6 +48,9 @@ _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 # drop the entries older than the period (DRF's ``<=``), then refuse at the limit or
 # push ``now``; answers "allowed length oldest" ("-": none). Then, after "|", the
 # value of each read key (the response cache's version tokens: the same round trip).
+# Then, with ARGV[2] (a key's prefix) and ARGV[3...] (suffixes), keys named by the
+# first read value (a token) between the prefix and a suffix: the first always, the
+# others only if it is missing (a cached body, else what building it needs).
 SCRIPT = """
 local words = {}
 for word in string.gmatch(ARGV[1], '%S+') do words[#words + 1] = word end
@@ -72,9 +76,18 @@ for i = 1, scopes do
 end
 local values = {}
 for i = scopes + 1, #KEYS do values[#values + 1] = redis.call('GET', KEYS[i]) or '' end
-return table.concat(out, ' ') .. '|' .. table.concat(values, '|')
+local reply = {table.concat(out, ' ') .. '|' .. table.concat(values, '|')}
+local first = values[1]
+if #ARGV < 3 or not first or first == '' then return reply end
+reply[2] = redis.call('GET', ARGV[2] .. first .. ARGV[3])
+if reply[2] then return reply end
+for i = 4, #ARGV do reply[#reply + 1] = redis.call('GET', ARGV[2] .. first .. ARGV[i]) end
+return reply
 """
 SCRIPT_SHA = hashlib.sha1(SCRIPT.encode()).hexdigest()
+
+# In a name of ``throttle_check``'s ``under``: where the first read value goes.
+FIRST_READ = "\0first\0"
 
 
 @dataclass(frozen=True)
@@ -136,8 +149,12 @@ def _verdict(refusals: list[float | None]) -> Verdict:
     return Verdict(False, max((w for w in refusals if w is not None), default=None))
 
 
-def _redis_run(client: Any, scopes: list[Scope], now: float, reads: list[str]) -> str:
-    """One EVALSHA: count in ``scopes`` and read ``reads`` (keys as Django's cache names them).
+def _redis_run(
+    client: Any, scopes: list[Scope], now: float, reads: list[str], under: list[str]
+) -> tuple[str, list[bytes | None]]:
+    """One EVALSHA: count in ``scopes``, read ``reads`` and ``under`` (names as Django's
+    cache names them, ``under``'s with ``FIRST_READ``): the counts and reads as text,
+    the values of ``under`` as bytes.
 
     The script is sent by its digest, not its text; a Redis that lost it refuses the
     EVALSHA without counting, so loading it and running again counts once.
@@ -149,13 +166,21 @@ def _redis_run(client: Any, scopes: list[Scope], now: float, reads: list[str]) -
     words = [repr(now), str(len(scopes))]
     for scope in scopes:
         words += [str(scope.limit), str(scope.period)]
-    command = ("EVALSHA", SCRIPT_SHA, len(keys), *keys, " ".join(words))
+    parts = []
+    if under:
+        prefix = ""
+        for name in under:
+            prefix, _, suffix = cache.make_key(name).partition(FIRST_READ)
+            parts.append(suffix)
+        parts.insert(0, prefix)  # every name shares it: only the variant differs
+    command = ("EVALSHA", SCRIPT_SHA, len(keys), *keys, " ".join(words), *parts)
     try:
         reply = client.execute_command(*command)
     except NoScriptError:
         client.script_load(SCRIPT)
         reply = client.execute_command(*command)
-    return reply.decode()
+    found = list(reply[1:]) + [None] * (len(under) + 1 - len(reply))
+    return reply[0].decode(), found
 
 
 def _redis_verdict(scopes: list[Scope], now: float, counted: str) -> Verdict:
@@ -186,32 +211,50 @@ def _cache_check(scopes: list[Scope], now: float) -> Verdict:
 
 
 def throttle_check(
-    request: HttpRequest, user: Any, *, reads: Sequence[str] = ()
-) -> tuple[Verdict, list[str | None]]:
-    """Count the request in its windows (shared cache): may it go on? And read ``reads``.
+    request: HttpRequest, user: Any, *, reads: Sequence[str] = (), under: Sequence[str] = ()
+) -> tuple[Verdict, list[str | None], list[bytes | None]]:
+    """Count the request in its windows (shared cache): may it go on? And read ``reads``
+    and ``under``.
 
     ``reads`` are cache keys of short text values (version tokens) that a caller
     needs on every request: with Redis they come back in the same round trip.
+    ``under`` are names of bytes values with ``FIRST_READ`` where the first read value
+    goes (a body under its version token): the first is read, the others only if it is
+    missing; all None when the first read has no value.
     """
     scopes = throttle_scopes(request, user)
     now = time.time()
+    missing: list[bytes | None] = [None] * len(under)
     try:
         client = shared_redis()
         if client is None:
             verdict = _cache_check(scopes, now) if scopes else Verdict(True)
             found = cache.get_many(list(reads)) if reads else {}
-            return verdict, [found.get(name) for name in reads]
+            values = [found.get(name) for name in reads]
+            return verdict, values, _cache_under(under, values[0] if values else None)
         if not scopes and not reads:
-            return Verdict(True), []
-        reply = _redis_run(client, scopes, now, list(reads))
+            return Verdict(True), [], missing
+        reply, bodies = _redis_run(client, scopes, now, list(reads), list(under))
     except CACHE_ERRORS as exc:
         # The counters are away: let the request through (a warning is logged, at most
         # once a minute) rather than refuse or fail every request until Redis is back.
         cache_failed(exc)
-        return Verdict(True), [None] * len(reads)
+        return Verdict(True), [None] * len(reads), missing
     counted, _, read = reply.partition("|")
     values = [value or None for value in read.split("|")] if reads else []
-    return _redis_verdict(scopes, now, counted), values
+    return _redis_verdict(scopes, now, counted), values, bodies
+
+
+def _cache_under(under: Sequence[str], first: str | None) -> list[bytes | None]:
+    """``under`` read from the Django cache as the script reads them from Redis."""
+    if not under or first is None:
+        return [None] * len(under)
+    names = [name.replace(FIRST_READ, first) for name in under]
+    body = cache.get(names[0])
+    if body is not None:
+        return [body] + [None] * (len(names) - 1)
+    found = cache.get_many(names[1:])
+    return [None, *(found.get(name) for name in names[1:])]
 
 
 class RateThrottle(BaseThrottle):
@@ -224,7 +267,7 @@ class RateThrottle(BaseThrottle):
         django_request = request._request
         verdict = getattr(django_request, VERDICT_ATTRIBUTE, None)
         if verdict is None:
-            verdict, _ = throttle_check(django_request, request.user)
+            verdict, _, _ = throttle_check(django_request, request.user)
         self.verdict = verdict
         return verdict.allowed
 

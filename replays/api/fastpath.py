@@ -25,9 +25,11 @@ of a signed-in read), and used only while no credential changed anywhere: the
 credentials' generation is read in the same round trip as the throttle, and a change
 (logout, password, ``is_active``, a token revoked) sends the request to the DRF view.
 
-A miss of a step's body is built here too (``step_build``), so a first visit pays
-neither DRF's cycle nor the token's second reading; the body is stored once the answer
-is sent (``response_cache.StoredAfterResponse``).
+A step's body is read in the throttle's round trip too, with, if it is missing, what
+building it needs (the record's header, the snapshot the step starts from), and a miss
+is built here (``step_build``): a first visit pays neither DRF's cycle nor a second
+round trip; the body is stored once the answer is sent
+(``response_cache.StoredAfterResponse``).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from core.api.throttling import VERDICT_ATTRIBUTE, throttle_check
+from core.api.throttling import FIRST_READ, VERDICT_ATTRIBUTE, throttle_check
 from core.credentials import GENERATION, CredentialMemo, credentials_generation
 from core.errors import ServiceError
 from replays import response_cache, selectors
@@ -144,20 +146,27 @@ def list_target(request: HttpRequest, kwargs: dict[str, Any]) -> Target | None:
     return response_cache.LIST_TOKEN, response_cache.list_variant(request)
 
 
-# Builds a body the cache did not have, under the token read (request, URL kwargs, token):
-# (the body, its key: stored once the answer is sent; None if found meanwhile). It reads
-# the body itself first: with what a miss needs, in the same round trip.
-Build = Callable[[HttpRequest, dict[str, Any], str], tuple[bytes, str | None]]
+# Builds a body the cache did not have, under the token read (request, URL kwargs, token,
+# what it needs as read with the token: ``Needs``): (the body, its key: stored once the
+# answer is sent; None if found meanwhile).
+Build = Callable[[HttpRequest, dict[str, Any], str, list[bytes | None]], tuple[bytes, str | None]]
+# The variants a miss of the target's body needs, read in the same round trip as the token
+# and the body (only when the body is missing).
+Needs = Callable[[HttpRequest, dict[str, Any]], list[str]]
+
+
+def step_needs(request: HttpRequest, kwargs: dict[str, Any]) -> list[str]:
+    return selectors.step_needs(kwargs["step"])
 
 
 def step_build(
-    request: HttpRequest, kwargs: dict[str, Any], token: str
+    request: HttpRequest, kwargs: dict[str, Any], token: str, found: list[bytes | None]
 ) -> tuple[bytes, str | None]:
     """A step's JSON, cached or built as the DRF view would build it
-    (``selectors.record_step_json``)."""
+    (``selectors.record_step_json``); ``found``: the step's needs as read."""
     _, seat = _seat(request)
     answer = selectors.record_step_answer(
-        kwargs["record_id"], step=kwargs["step"], seat=seat, token=token
+        kwargs["record_id"], step=kwargs["step"], seat=seat, token=token, needs=found
     )
     return answer.body, answer.key
 
@@ -166,10 +175,13 @@ def wrap(
     view: Callable[..., Any],
     target: Callable[[HttpRequest, dict[str, Any]], Target | None],
     build: Build | None = None,
+    needs: Needs | None = None,
 ):
     """``view`` (an ``APIView.as_view()``) answering cached bodies first (see the module).
 
     With ``build``, a miss is built here too (the request's rules honoured as for a hit),
+    from what ``needs`` names (read with the token and the body, in the throttle's round
+    trip: a step's body is small, so it is read there rather than kept in this process),
     and stored once the answer is sent; a refusal it raises (a step or seat out of the
     record, a record missing) goes to the DRF view, which answers it in its own words.
 
@@ -202,9 +214,14 @@ def wrap(
                 memo.put(credential, user, generation)
         token_name, variant = found
         # Counted, and the token (and the credentials' generation) read, in one round
-        # trip (one Redis script).
+        # trip (one Redis script); with ``build``, the body under the token too, or if
+        # it is missing what building it needs.
         reads = [token_name] if credential is None else [token_name, GENERATION]
-        verdict, (token, *seen) = throttle_check(request, user, reads=reads)
+        under = []
+        if build is not None:
+            wanted = [variant, *(needs(request, kwargs) if needs is not None else ())]
+            under = [response_cache.body_name(token_name, FIRST_READ, v) for v in wanted]
+        verdict, (token, *seen), bodies = throttle_check(request, user, reads=reads, under=under)
         if remembered is not None and seen != [remembered.generation]:
             # A credential changed since: the DRF view judges this one afresh and counts
             # it for whom it finds (the window of whom it was counted one more).
@@ -214,7 +231,7 @@ def wrap(
         if not verdict.allowed or (token is None and build is None):
             return view(request, *args, **kwargs)
         key: str | None = None
-        body = None
+        body = bodies[0] if bodies else None
         if token is not None and build is None:
             body = response_cache.body_read(response_cache.body_name(token_name, token, variant))
         if body is None:
@@ -223,7 +240,7 @@ def wrap(
             if token is None:  # nobody asked since the record changed: made now
                 token = response_cache.token_taken(token_name)
             try:
-                body, key = build(request, kwargs, token)
+                body, key = build(request, kwargs, token, bodies[1:])
             except ServiceError:
                 return view(request, *args, **kwargs)
         response = (
@@ -245,8 +262,9 @@ class FastCachedGet:
 
     fast_target: Callable[[HttpRequest, dict[str, Any]], Target | None]
     fast_build: Build | None = None
+    fast_needs: Needs | None = None
 
     @classmethod
     def as_view(cls, **initkwargs: Any):
         view = super().as_view(**initkwargs)  # type: ignore[misc]
-        return wrap(view, cls.fast_target, cls.fast_build)
+        return wrap(view, cls.fast_target, cls.fast_build, cls.fast_needs)

@@ -486,6 +486,7 @@ class RecordDetailView(fastpath.FastCachedGet, APIView):
 class RecordStepView(fastpath.FastCachedGet, APIView):
     fast_target = staticmethod(fastpath.step_target)
     fast_build = staticmethod(fastpath.step_build)
+    fast_needs = staticmethod(fastpath.step_needs)
 
     @extend_schema(
         summary="The state after k events",

@@ -264,3 +264,44 @@ def test_a_steps_first_visit_reads_its_snapshot_with_its_body(
     body = api.get(f"/api/records/{record_id}/steps/{step}/?seat=1").json()
     assert asked, "the evicted snapshot was not read by digest"
     assert body == json.loads(json.dumps(selectors.record_step_view(record, step=step, seat=1)))
+
+
+def test_a_step_through_the_api_is_one_round_trip_first_visit_or_repeat(
+    api, make_document, monkeypatch, django_capture_on_commit_callbacks, each_cache  # noqa: F811
+):
+    """On Redis, a step asked through the API's fast path is one round trip before its
+    answer, never asked before or asked again: the throttle's script counts the request
+    and reads the record's token, the body under it and, the body missing, what building
+    it needs (the header, the snapshot). Storing a new body, after the answer, is the
+    only other command. On either cache the answers are the step told fresh."""
+    import redis
+
+    monkeypatch.setattr(viewer_warm, "WARM_MIN_EVENTS", 20)
+    document = make_document("gift_trap", seed=8, players=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_id = upload(document)
+    record = Record.objects.get(pk=record_id)
+    sent: list[str] = []
+    real = redis.Redis.execute_command
+
+    def counted(self, *args, **kwargs):
+        sent.append(str(args[0]).upper())
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", counted)
+    every = state_cache.EVERY
+    for step, seat in (
+        (3, None),
+        (every + 2, 1),
+        (2 * every + 7, None),
+        (len(document["events"]), 4),
+    ):
+        query = "" if seat is None else f"?seat={seat}"
+        url = f"/api/records/{record_id}/steps/{step}/{query}"
+        fresh = json.loads(json.dumps(selectors.record_step_view(record, step=step, seat=seat)))
+        for visit in ("first", "repeat"):
+            sent.clear()
+            assert api.get(url).json() == fresh, (step, seat, visit)
+            if each_cache == "redis":
+                stored = ["SET"] if visit == "first" else []
+                assert sent == ["EVALSHA", *stored], (step, seat, visit)
