@@ -29,6 +29,7 @@ from replays.timeline import (
     record_timeline_json,
     scores_shown,
     setup_sentence,
+    step_move_words,
     step_moves,
 )
 
@@ -270,7 +271,7 @@ def record_step_table(
     engine, state = at.engine, at.state
     movers = [m for m in engine.to_move(state) if m != CHANCE and seat in (None, m)]
     legal = {mover: engine.legal_events(state, mover) for mover in movers}
-    moves = step_moves(engine, state, movers, at.players, legal=legal, targets=False)
+    moves = step_move_words(engine, state, movers, at.players, legal=legal)
     return table_html(engine, state, seat=seat, players=at.players, moves=moves, legal=legal)
 
 

@@ -8,7 +8,7 @@ record's is kept in the database too (``replays.replay_store``), for that viewer
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -208,21 +208,12 @@ def step_moves(
     with the element of the drawn table it acts on (for clicking a card).
 
     ``legal``: each seat's ``engine.legal_events``, when the caller has them already.
-    ``targets=False`` leaves the targets out (``None``): a drawn table lists the moves in
-    words only, and finding each seat's target asked for that seat's whole view (eight
-    views for everyone's table of an 8-player game, on every first visit of a step).
+    ``targets=False`` leaves the targets out (``None``): finding each seat's target asks
+    for that seat's whole view (eight views for everyone's table of an 8-player game).
     """
     moves: list[dict[str, Any]] = []
-    # Labels repeat from seat to seat (every giver may give gift 3 to Ana): each is
-    # filled with the names once.
-    named: dict[str, str] = {}
     target = table_targeter(engine.slug) if targets else None
-    for seat in seats:
-        events = legal[seat] if legal is not None else engine.legal_events(state, seat)
-        labels = [
-            named[label] if label in named else named.setdefault(label, names_fill(label, players))
-            for label in engine.labels(events, seat, state)
-        ]
+    for seat, events, labels in _labelled(engine, state, seats, players, legal):
         if target is None:
             moves += [
                 {"seat": seat, "event": event, "label": label, "target": None}
@@ -235,3 +226,42 @@ def step_moves(
             for event, label in zip(events, labels, strict=True)
         ]
     return moves
+
+
+def step_move_words(
+    engine: Engine,
+    state: Any,
+    seats: Sequence[int],
+    players: Sequence[str],
+    *,
+    legal: Mapping[int, list[dict[str, Any]]] | None = None,
+) -> list[tuple[int, str]]:
+    """``(seat, label)`` of each legal move of ``seats``, as ``step_moves`` labels them:
+    what a drawn table lists. Why not ``step_moves``: the table needs neither the events
+    nor their targets, and a dictionary per move was a third of labelling everyone's 459
+    moves in an 8-player giving."""
+    return [
+        (seat, label)
+        for seat, _events, labels in _labelled(engine, state, seats, players, legal)
+        for label in labels
+    ]
+
+
+def _labelled(
+    engine: Engine,
+    state: Any,
+    seats: Sequence[int],
+    players: Sequence[str],
+    legal: Mapping[int, list[dict[str, Any]]] | None,
+) -> Iterator[tuple[int, list[dict[str, Any]], list[str]]]:
+    """Each seat with its legal events and their labels, the names filled in."""
+    # Labels repeat from seat to seat (every giver may give gift 3 to Ana): each is
+    # filled with the names once.
+    named: dict[str, str] = {}
+    for seat in seats:
+        events = legal[seat] if legal is not None else engine.legal_events(state, seat)
+        labels = [
+            named[label] if label in named else named.setdefault(label, names_fill(label, players))
+            for label in engine.labels(events, seat, state)
+        ]
+        yield seat, events, labels

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import import_module
 from types import ModuleType
@@ -71,13 +71,14 @@ def table_html(
     *,
     seat: int | None,
     players: list[str],
-    moves: list[dict[str, Any]] | None = None,
+    moves: Sequence[tuple[int, str]] | None = None,
     legal: Mapping[int, list[dict[str, Any]]] | None = None,
 ) -> str:
     """A state drawn for one viewer: only its ``view`` reaches the drawing module.
 
-    ``moves`` (labelled legal moves, see ``replays.timeline.step_moves``) are listed
-    in words under the turn line: what the players to move may do. ``legal``: seats'
+    ``moves`` (``(seat, label)`` of each legal move, see
+    ``replays.timeline.step_move_words``) are listed in words under the turn line: what
+    the players to move may do. ``legal``: seats'
     legal events in ``state``, when the caller has them (``games.play.waiting_for``).
     """
     over = engine.is_over(state)
@@ -96,7 +97,7 @@ def table_html(
     return str(table_draw(table, moves=moves))
 
 
-def table_draw(table: Table, *, moves: list[dict[str, Any]] | None = None) -> Html:
+def table_draw(table: Table, *, moves: Sequence[tuple[int, str]] | None = None) -> Html:
     """The table drawn by the game's module, under a line saying whose turn it is."""
     return el(
         "div",
@@ -106,20 +107,20 @@ def table_draw(table: Table, *, moves: list[dict[str, Any]] | None = None) -> Ht
     )
 
 
-def _moves_list(table: Table, moves: list[dict[str, Any]]) -> Html:
+def _moves_list(table: Table, moves: Sequence[tuple[int, str]]) -> Html:
     """'What Ben may do (6 moves)': each legal move in words, folded away.
 
     The items are written with f-strings, each escaped once (``kit.esc``): everyone's
-    table in GiftTRAP's giving lists 504 moves, the most markup of a step's first visit.
+    table in GiftTRAP's giving lists 459 moves, the most markup of a step's first visit.
     """
-    seats = list(dict.fromkeys(move["seat"] for move in moves))
+    seats = list(dict.fromkeys(seat for seat, _ in moves))
     who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
     count = f"{len(moves)} move" + ("s" if len(moves) != 1 else "")
-    # Each seat's name and each label escaped once: in a giving, the eight seats' 504
-    # moves are the same 63 labels (escaping is per character, so the parts escaped
-    # apart read as the whole escaped at once).
+    # Each seat's name and each label escaped once: in a giving, the eight seats' moves
+    # are the same few labels (escaping is per character, so the parts escaped apart
+    # read as the whole escaped at once).
     prefixes = {s: f"<li>{esc(table.name(s))}: " if len(seats) > 1 else "<li>" for s in seats}
-    items = "".join(f"{prefixes[move['seat']]}{esc(move['label'])}</li>" for move in moves)
+    items = "".join([f"{prefixes[seat]}{esc(label)}</li>" for seat, label in moves])
     return el(
         "details",
         el("summary", f"What {who} may do ({count})"),

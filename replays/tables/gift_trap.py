@@ -39,13 +39,31 @@ MATCHES = {
 
 def draw(table: Table) -> Html:
     view = table.view
+    seats = _Seats(table, view)
     return table.table(
         _status(table, view),
         _grid(table, view),
         _tracks(table, view),
         _reveal(table, view),
-        *(_player(table, view, p) for p in range(len(view["players"]))),
+        *(_player(table, view, p, seats) for p in range(len(view["players"]))),
     )
+
+
+class _Seats:
+    """What every player's place reads of the others, found once per table: each
+    "from <giver>" escaped, each given GIVE token by (giver, receiver), each gift's name
+    (an 8-player table draws 56 tokens, and looked each up in lists)."""
+
+    def __init__(self, table: Table, view: Mapping[str, Any]) -> None:
+        players = view["players"]
+        self.froms = [esc(f"from {table.name(giver)}") for giver in range(len(players))]
+        self.given: dict[tuple[int, Any], Mapping[str, Any]] = {}
+        for giver, player in enumerate(players):
+            for entry in player["gave"]:
+                self.given.setdefault((giver, entry["to"]), entry)  # the first, as ``next``
+        self.names: dict[Any, str] = {}
+        for g in (*view["grid"], *(view.get("last_grid") or [])):
+            self.names.setdefault(g["gift"], str(g["name"]))  # the first, as the grid reads
 
 
 def target(event: dict[str, Any], view: dict[str, Any]) -> str | None:
@@ -297,7 +315,7 @@ _RECEIVED, _GETS, _EXPERT = (
 )
 
 
-def _player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
+def _player(table: Table, view: Mapping[str, Any], seat: int, seats: _Seats) -> Html:
     player = view["players"][seat]
     roles = []
     if seat == view["dealer"]:
@@ -313,13 +331,13 @@ def _player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
         stats.append(table.stat("Now", ", ".join(roles)))
     parts: list[Html | str] = []
     if view["phase"] not in ("choose_pack", "deal"):  # between rounds the tokens are in the bags
-        parts += [_RECEIVED, _received(table, view, seat), _GETS, _gets(table, view, player)]
+        parts += [_RECEIVED, _received(view, seat, seats), _GETS, _gets(table, view, player)]
     if view.get("expert_cards"):
         parts += [_EXPERT, _expert(table, view, player)]
     return table.seat_panel(seat, *parts, stats=stats)
 
 
-def _received(table: Table, view: Mapping[str, Any], seat: int) -> Html:
+def _received(view: Mapping[str, Any], seat: int, seats: _Seats) -> Html:
     """The GIVE tokens in front of ``seat``, one per other player, in seat order.
 
     Written with f-strings (each value escaped once): an 8-player table draws 56 tokens.
@@ -327,38 +345,32 @@ def _received(table: Table, view: Mapping[str, Any], seat: int) -> Html:
     players = view["players"]
     player = players[seat]
     received, revealed = player["received_from"], player["revealed_from"]
+    get_more = player.get("get_more")
     tokens = []
     for giver in range(len(players)):
         if giver == seat:
             continue
-        who = esc(f"from {table.name(giver)}")
+        who = seats.froms[giver]
         if giver not in received:
             tokens.append(f'<div class="gt-token empty">{who}<small>not given yet</small></div>')
             continue
-        entry = next((e for e in players[giver]["gave"] if e["to"] == seat), {})
+        entry = seats.given.get((giver, seat), {})
         turned = giver in revealed
         side = "up" if turned else "down"
         token = f'<div class="gt-token {side}" data-key="token-{giver}-{seat}">{who}'
         if "gift" in entry:
             gift = entry["gift"]
-            name = _gift_name(view, gift)
+            name = seats.names.get(gift, "")
             token += f"<b>{esc(f'gift {gift}' + (f' · {name}' if name else ''))}</b>"
         else:
             token += "<small>secret gift</small>"
         token += "<small>turned over</small>" if turned else "<small>face down</small>"
         if entry.get("give_more"):
             token += '<small class="gt-more">with Give More: doubled</small>'
-        if player.get("get_more") == giver:
+        if get_more == giver:
             token += '<small class="gt-more">Get More under it: doubled</small>'
         tokens.append(token + "</div>")
     return SafeString(f'<div class="gt-tokens">{"".join(tokens)}</div>')
-
-
-def _gift_name(view: Mapping[str, Any], gift: int) -> str:
-    for g in (*view["grid"], *(view.get("last_grid") or [])):
-        if g["gift"] == gift:
-            return str(g["name"])
-    return ""
 
 
 def _gets(table: Table, view: Mapping[str, Any], player: Mapping[str, Any]) -> Html:
@@ -419,13 +431,10 @@ def _expert(table: Table, view: Mapping[str, Any], player: Mapping[str, Any]) ->
         trap = f"played on gift {traps[-1]['gift']} in round {traps[-1]['round']}"
     else:
         trap = "in hand" if not player.get("gifttrap_played") else "played"
-    cards = [
-        ("Give More", give_more),
-        ("Get More", get_more),
-        ("GiftTRAP", trap),
-    ]
-    return el(
-        "div",
-        *(el("span", el("b", name), f": {text}", cls="gt-chip expert") for name, text in cards),
-        cls="gt-chips",
+    # f-strings, as ``el`` writes them: three chips on each of eight places.
+    return SafeString(
+        '<div class="gt-chips">'
+        f'<span class="gt-chip expert"><b>Give More</b>{esc(f": {give_more}")}</span>'
+        f'<span class="gt-chip expert"><b>Get More</b>{esc(f": {get_more}")}</span>'
+        f'<span class="gt-chip expert"><b>GiftTRAP</b>{esc(f": {trap}")}</span></div>'
     )

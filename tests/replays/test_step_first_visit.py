@@ -26,7 +26,7 @@ from replays.api import views
 from replays.models import Record
 from replays.simulation import simulated_document
 from replays.tables import kit, table_html
-from replays.timeline import step_moves
+from replays.timeline import step_move_words
 from tests.replays.test_fastpath_signed_in import clients, reader  # noqa: F401 (fixture)
 from tests.replays.test_response_cache import each_cache, upload  # noqa: F401 (fixture)
 
@@ -67,7 +67,7 @@ def tables_of_every_game() -> list[str]:
             state = states[step]
             for seat in [None, *range(players)]:
                 movers = [m for m in engine.to_move(state) if m != CHANCE and seat in (None, m)]
-                moves = step_moves(engine, state, movers, names)
+                moves = step_move_words(engine, state, movers, names)
                 drawn.append(table_html(engine, state, seat=seat, players=names, moves=moves))
     return drawn
 

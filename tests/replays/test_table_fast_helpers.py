@@ -27,7 +27,7 @@ from replays.simulation import simulated_document
 from replays.tables import generic, gift_economy, gift_trap, kit, secret_santa, table_html
 from replays.tables.gift_trap import MATCHES, TOKEN_POINTS, TOKENS
 from replays.tables.kit import Html, Table, points
-from replays.timeline import step_moves
+from replays.timeline import step_move_words, step_moves
 from tests.replays.test_step_first_visit import reference_el as el
 
 HOSTILE = [
@@ -277,7 +277,14 @@ def gift_trap_score_line(table: Table, entry: Mapping[str, Any], names: Mapping[
     )
 
 
-def gift_trap_received(table: Table, view: Mapping[str, Any], seat: int) -> Html:
+def gift_trap_gift_name(view: Mapping[str, Any], gift: int) -> str:
+    for g in (*view["grid"], *(view.get("last_grid") or [])):
+        if g["gift"] == gift:
+            return str(g["name"])
+    return ""
+
+
+def gift_trap_received(table: Table, view: Mapping[str, Any], seat: int, *_: Any) -> Html:
     """The GIVE tokens in front of ``seat``, one per other player, in seat order."""
     players = view["players"]
     player = players[seat]
@@ -294,7 +301,7 @@ def gift_trap_received(table: Table, view: Mapping[str, Any], seat: int) -> Html
         turned = giver in player["revealed_from"]
         lines: list[Html | str] = [f"from {who}"]
         if "gift" in entry:
-            name = gift_trap._gift_name(view, entry["gift"])
+            name = gift_trap_gift_name(view, entry["gift"])
             lines.append(el("b", f"gift {entry['gift']}" + (f" · {name}" if name else "")))
         else:
             lines.append(el("small", "secret gift"))
@@ -428,7 +435,7 @@ def gift_trap_grid(table: Table, view: Mapping[str, Any]) -> Html:
     return table.zone(title, el("div", *slots, cls="gift-grid"))
 
 
-def gift_trap_player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
+def gift_trap_player(table: Table, view: Mapping[str, Any], seat: int, *_: Any) -> Html:
     player = view["players"][seat]
     roles = []
     if seat == view["dealer"]:
@@ -451,18 +458,57 @@ def gift_trap_player(table: Table, view: Mapping[str, Any], seat: int) -> Html:
             gift_trap_gets(table, view, player),
         ]
     if view.get("expert_cards"):
-        parts += [el("h5", "Expert cards"), gift_trap._expert(table, view, player)]
+        parts += [el("h5", "Expert cards"), gift_trap_expert(table, view, player)]
     return table.seat_panel(seat, *parts, stats=stats)
 
 
-def moves_list(table: Table, moves: list[dict[str, Any]]) -> Html:
-    seats = list(dict.fromkeys(move["seat"] for move in moves))
+def gift_trap_expert(table: Table, view: Mapping[str, Any], player: Mapping[str, Any]) -> Html:
+    seat = player["seat"]
+    mine = table.seat is None or seat == table.seat
+    more_with = [e["to"] for e in player["gave"] if e.get("give_more")]
+    if more_with:
+        give_more = f"with the gift to {table.name(more_with[0])}"
+    elif (
+        mine or view["phase"] in ("choose_pack", "deal") or all("gift" in e for e in player["gave"])
+    ):
+        give_more = "in hand"  # every token it gave is known, and none carried the card
+    else:
+        give_more = "secret until its token is turned over"
+    if "get_more" in player:
+        choice = player["get_more"]
+        if choice == "undecided":
+            get_more = "not decided yet"
+        elif choice is None:
+            get_more = "kept in hand this round"
+        else:
+            get_more = f"under {table.name(choice)}'s GIVE token"
+    else:
+        get_more = "decided (secret)" if player.get("get_more_decided") else "not decided yet"
+    traps = [t for t in view.get("gifttraps", ()) if t["seat"] == seat]
+    if traps:
+        trap = f"played on gift {traps[-1]['gift']} in round {traps[-1]['round']}"
+    else:
+        trap = "in hand" if not player.get("gifttrap_played") else "played"
+    cards = [
+        ("Give More", give_more),
+        ("Get More", get_more),
+        ("GiftTRAP", trap),
+    ]
+    return el(
+        "div",
+        *(el("span", el("b", name), f": {text}", cls="gt-chip expert") for name, text in cards),
+        cls="gt-chips",
+    )
+
+
+def moves_list(table: Table, moves: list[tuple[int, str]]) -> Html:
+    seats = list(dict.fromkeys(seat for seat, _ in moves))
     who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
     count = f"{len(moves)} move" + ("s" if len(moves) != 1 else "")
     items = []
-    for move in moves:
-        prefix = f"{table.name(move['seat'])}: " if len(seats) > 1 else ""
-        items.append(el("li", prefix + move["label"]))
+    for seat, label in moves:
+        prefix = f"{table.name(seat)}: " if len(seats) > 1 else ""
+        items.append(el("li", prefix + label))
     return el(
         "details",
         el("summary", f"What {who} may do ({count})"),
@@ -510,7 +556,7 @@ def steps_drawn(game: str, players: int, seed: int, options: dict | None = None)
         state = states[step]
         for seat in [None, *range(players)]:
             movers = [m for m in engine.to_move(state) if m != CHANCE and seat in (None, m)]
-            moves = step_moves(engine, state, movers, names)
+            moves = step_move_words(engine, state, movers, names)
             yield table_html(engine, state, seat=seat, players=names, moves=moves)
             view = engine.view(state, seat)
             table = Table(game, view, seat, names, engine.card_catalog(), waiting_for=movers)
@@ -580,3 +626,23 @@ def test_a_changed_catalog_entry_is_a_new_face(monkeypatch):
     for card in HOSTILE_CATALOG:
         Table("x", {}, None, [], HOSTILE_CATALOG).card(card)
         assert len(kit._FACES) <= 2  # bounded
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "options"), GAMES)
+def test_the_tables_move_words_are_the_step_apis_labels(game, players, seed, options):
+    """What a drawn table lists (``step_move_words``) is each move's seat and label as the
+    step API gives them (``step_moves``), in the same order, for everyone and each seat."""
+    engine = get_engine(game)
+    document = simulated_document(
+        game, num_players=players, rng=random.Random(seed), simulated=False, options=options
+    )
+    states = list(replay_states(engine, players, document["options"], document["events"]))
+    listed = 0
+    for state in states[:: max(1, len(states) // 40)]:
+        for seat in [None, *range(players)]:
+            movers = [m for m in engine.to_move(state) if m != CHANCE and seat in (None, m)]
+            words = step_move_words(engine, state, movers, HOSTILE[:players])
+            moves = step_moves(engine, state, movers, HOSTILE[:players], targets=False)
+            assert words == [(move["seat"], move["label"]) for move in moves]
+            listed += len(words)
+    assert listed > 100
