@@ -21,7 +21,7 @@ from games.registry import get_engine
 from replays import replay_store
 from replays.models import Record
 from replays.state_cache import WORDS_VERSION
-from replays.tables import table_targeter
+from replays.tables import table_targeter, target_reads_view
 
 CHANCE_NAME = "Chance"
 
@@ -213,6 +213,7 @@ def step_moves(
     """
     moves: list[dict[str, Any]] = []
     target = table_targeter(engine.slug) if targets else None
+    reads_view = target is not None and target_reads_view(engine.slug)
     for seat, events, labels in _labelled(engine, state, seats, players, legal):
         if target is None:
             moves += [
@@ -220,7 +221,7 @@ def step_moves(
                 for event, label in zip(events, labels, strict=True)
             ]
             continue
-        view = engine.view(state, seat)
+        view = engine.view(state, seat) if reads_view else {}
         moves += [
             {"seat": seat, "event": event, "label": label, "target": target(event, view)}
             for event, label in zip(events, labels, strict=True)

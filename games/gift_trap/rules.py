@@ -609,7 +609,14 @@ class GiftTrapEngine(BaseEngine):
 
     def labels(self, events: Sequence[Mapping[str, Any]], seat: int, before: Any) -> list[str]:
         """As ``BaseEngine.labels``, through ``words.move_labels`` (a giving's 63 moves
-        a seat are labelled in one loop)."""
+        a seat are labelled in one loop).
+
+        A seat's own gives are labelled as they are (``event_view`` shows them whole)
+        from the grid's names alone (``views.grid_names``): everyone's table of an
+        8-player giving labels 459 of them, and each seat's view (built only for the
+        names) and a copy of each event were a third of that."""
+        if events and all(e.get("do") == "give" and e.get("by") == seat for e in events):
+            return words.give_labels(events, views.grid_names(before))
         shown = [self.event_view(event, seat, before=before) for event in events]
         return words.move_labels(shown, seat, self.view(before, seat))
 

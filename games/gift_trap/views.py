@@ -107,6 +107,19 @@ def view(engine: GiftTrapEngine, state: State, seat: int | None) -> dict[str, An
     return out
 
 
+def grid_names(state: State) -> dict[Any, str]:
+    """Each gift on the grid (then the last round's grid) by number: its name, as every
+    seat's view names it (the grid lies face up: no view hides a name). Labelling a
+    giving reads these and nothing else of a view."""
+    names: dict[Any, str] = {}
+    for i, (card, side) in enumerate(state.grid):
+        names[i + 1] = gift_name(card, side)
+    for i, (card, side) in enumerate(state.last_grid):
+        if i + 1 not in names:
+            names[i + 1] = gift_name(card, side)
+    return names
+
+
 def event_view(
     engine: GiftTrapEngine, event: Mapping[str, Any], seat: int | None, before: Any = None
 ) -> Event:

@@ -12,7 +12,7 @@ with its grid number ("gift 2 (Kazoo)"), as players do at the table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -337,7 +337,13 @@ def move_labels(events: list[Event], seat: int, view: Mapping[str, Any]) -> list
     ]
 
 
-def _give_told(event: Event, names: Mapping[Any, str]) -> str:
+def give_labels(events: Sequence[Mapping[str, Any]], names: Mapping[Any, str]) -> list[str]:
+    """``tell_move`` of each of a seat's own gives, from the grid's names (``names``:
+    ``views.grid_names``, the names ``_grid_names`` reads from any seat's view)."""
+    return [_give_told(event, names) for event in events]
+
+
+def _give_told(event: Mapping[str, Any], names: Mapping[Any, str]) -> str:
     gift, to, more = event.get("gift"), event.get("to"), bool(event.get("more"))
     try:
         name = names.get(gift)

@@ -140,6 +140,14 @@ def table_targeter(game: str) -> Callable[[dict[str, Any], dict[str, Any]], str 
     return getattr(_module(game), "target", None)
 
 
+def target_reads_view(game: str) -> bool:
+    """Whether the game's ``target`` reads the mover's view: a module whose targets are
+    the event's own fields says ``TARGET_READS_VIEW = False``, and a step's moves then
+    build no view per mover for them (eight in GiftTRAP's giving).
+    ``tests/replays/test_table_targets.py`` checks such a module's targets ignore it."""
+    return bool(getattr(_module(game), "TARGET_READS_VIEW", True))
+
+
 def turn_sentence(table: Table) -> str:
     """'Ben to move.', 'Your move.', 'Ana and Cy choose.', 'Cards are being dealt.'..."""
     if table.is_over:

@@ -42,5 +42,8 @@ def draw(table: Table) -> Html:
     return table.table(*parts)
 
 
+TARGET_READS_VIEW = False  # ``target`` reads the event only
+
+
 def target(event: dict[str, Any], view: dict[str, Any]) -> str | None:
     return None

@@ -52,6 +52,9 @@ def draw(table: Table) -> Html:
     return table.table(status, across, middle_html, *(_seat(table, p) for p in mine))
 
 
+TARGET_READS_VIEW = False  # ``target`` reads the event only
+
+
 def target(event: dict[str, Any], view: dict[str, Any]) -> str | None:
     """The drawn element a legal move acts on (see the module docstring)."""
     kind = event.get("do")

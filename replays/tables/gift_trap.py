@@ -66,6 +66,9 @@ class _Seats:
             self.names.setdefault(g["gift"], str(g["name"]))  # the first, as the grid reads
 
 
+TARGET_READS_VIEW = False  # ``target`` reads the event only
+
+
 def target(event: dict[str, Any], view: dict[str, Any]) -> str | None:
     """Gifts are chosen on the grid; tokens in front of the player are turned over."""
     kind, by = event.get("do"), event.get("by")
