@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import caches
+from django.core.cache import cache, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
@@ -156,6 +156,23 @@ def shared_redis() -> Any | None:
     if _breaker.down_until:
         _guard(backend)
     return _client_of(backend)
+
+
+# Where a version token goes in a key name given to ``keys_around``.
+TOKEN_MARK = "\0token\0"
+
+
+def keys_around(names: Sequence[str]) -> list[str]:
+    """``[prefix, suffix, ...]``: ``names`` (each with ``TOKEN_MARK`` where a token goes)
+    as the cache spells them, split around the token. A Lua script then names each key
+    as ``prefix .. token .. suffix`` once it has read the token, in the same round trip
+    (``replays.response_cache.bodies_read``, ``core.api.throttling``). The names share
+    their prefix: only what follows the token differs."""
+    prefix, suffixes = "", []
+    for name in names:
+        prefix, _, suffix = cache.make_key(name).partition(TOKEN_MARK)
+        suffixes.append(suffix)
+    return [prefix, *suffixes]
 
 
 class _ClientKeptRedisCacheClient(RedisCacheClient):

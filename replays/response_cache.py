@@ -44,7 +44,14 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 
-from core.cache import CACHE_ERRORS, cache_failed, cache_recovered, shared_redis
+from core.cache import (
+    CACHE_ERRORS,
+    TOKEN_MARK,
+    cache_failed,
+    cache_recovered,
+    keys_around,
+    shared_redis,
+)
 from replays.state_cache import BUILD, EVERY, VERSION, WORDS_VERSION
 
 TOKEN_TIMEOUT = 24 * 3600
@@ -263,33 +270,27 @@ def body_store(key: str, body: bytes) -> None:
 
 
 # One round trip for a token and a body under it, with what building the body needs if it
-# is missing: the token's value (``ARGV[2]`` when the caller read it already), then the
-# body's key made of the token (``ARGV[1] .. token .. ARGV[3]``, as ``body_name`` and the
-# cache's ``make_key`` spell it), then, only if it is missing, the others'. Why: a step's
-# first visit read the token, its body, the record's header and a snapshot, one round
-# trip each; on a loaded machine each is a wait. A hit returns the body alone.
+# is missing: the token's value, then the body's key made of the token (``ARGV[1] ..
+# token .. ARGV[2]``: ``core.cache.keys_around``), then, only if it is missing, the
+# others'. Why: a step's first visit read the token, its body, the record's header and a
+# snapshot, one round trip each; on a loaded machine each is a wait. A hit returns the
+# body alone.
 BODIES_SCRIPT = """
-local token = ARGV[2]
-if token == '' then
-  token = redis.call('GET', KEYS[1])
-  if not token then return {} end
-end
-local body = redis.call('GET', ARGV[1] .. token .. ARGV[3])
+local token = redis.call('GET', KEYS[1])
+if not token then return {} end
+local body = redis.call('GET', ARGV[1] .. token .. ARGV[2])
 local out = {token, body}
 if body then return out end
-for i = 4, #ARGV do out[#out + 1] = redis.call('GET', ARGV[1] .. token .. ARGV[i]) end
+for i = 3, #ARGV do out[#out + 1] = redis.call('GET', ARGV[1] .. token .. ARGV[i]) end
 return out
 """
 BODIES_SCRIPT_SHA = hashlib.sha1(BODIES_SCRIPT.encode()).hexdigest()
-_TOKEN_MARK = "\0token\0"
 
 
-def bodies_read(
-    token_name: str, variants: Sequence[str], *, token: str | None = None
-) -> tuple[str | None, list[bytes | None]]:
+def bodies_read(token_name: str, variants: Sequence[str]) -> tuple[str | None, list[bytes | None]]:
     """The token of ``token_name`` (None: none yet) and the bodies of ``variants`` under
     it: the first is the body wanted; the others (what building it needs) are read only
-    if it is missing (else None). ``token``: the token, when the caller read it already.
+    if it is missing (else None).
 
     With Redis, in one round trip (``BODIES_SCRIPT``); bodies found are kept in this
     process as ``body_read`` keeps them. Nothing is made: a caller that needs a token to
@@ -300,28 +301,19 @@ def bodies_read(
         client = shared_redis()
     except CACHE_ERRORS as exc:
         cache_failed(exc)
-        return token, missing
+        return None, missing
     if client is None:
+        (token,) = tokens_read([token_name])
         if token is None:
-            (token,) = tokens_read([token_name])
-            if token is None:
-                return None, missing
+            return None, missing
         first = body_read(body_name(token_name, token, variants[0]))
         if first is not None:
             return token, [first, *missing[1:]]
         return token, [None, *(body_read(body_name(token_name, token, v)) for v in variants[1:])]
     from redis.exceptions import NoScriptError
 
-    suffixes = []
-    prefix = ""
-    for variant in variants:
-        prefix, _, suffix = cache.make_key(body_name(token_name, _TOKEN_MARK, variant)).partition(
-            _TOKEN_MARK
-        )
-        suffixes.append(suffix)
-    command = (
-        "EVALSHA", BODIES_SCRIPT_SHA, 1, cache.make_key(token_name), prefix, token or "", *suffixes
-    )  # fmt: skip
+    around = keys_around([body_name(token_name, TOKEN_MARK, variant) for variant in variants])
+    command = ("EVALSHA", BODIES_SCRIPT_SHA, 1, cache.make_key(token_name), *around)
     try:
         try:
             reply = client.execute_command(*command)
@@ -330,7 +322,7 @@ def bodies_read(
             reply = client.execute_command(*command)
     except CACHE_ERRORS as exc:
         cache_failed(exc)
-        return token, missing
+        return None, missing
     if not reply:
         return None, missing
     token = reply[0].decode()

@@ -334,22 +334,16 @@ def _step_answer(
 ) -> StepAnswer:
     """The body ``variant`` of a record's ``step``, from the cache or built now.
 
-    The body and what building it needs (``step_needs``) are read in one round trip
-    (``response_cache.bodies_read``), with the record's token unless the caller read it
-    (``token``); a hit reads the body alone. A caller that read the token has read the
-    body under it too: ``needs`` are what it found of ``step_needs`` (the body missing).
+    The record's token, the body and what building it needs (``step_needs``) are read in
+    one round trip (``response_cache.bodies_read``); a hit reads the body alone. A caller
+    that read the token (``token``) read the body under it too, and passes what it found
+    of ``step_needs`` (``needs``: the body missing).
     The token is always read before anything the body is built from, as
     ``response_cache.cached_body`` does.
     """
     token_name = response_cache.record_token_name(record_id)
     if needs is None:
-        wanted = [variant, *step_needs(step)]
-        if token is not None:
-            key = response_cache.body_name(token_name, token, variant)
-            body = response_cache.local_bodies.get(key)  # this process served it: no trip
-            if body is not None:
-                return StepAnswer(body)
-        token, found = response_cache.bodies_read(token_name, wanted, token=token)
+        token, found = response_cache.bodies_read(token_name, [variant, *step_needs(step)])
         if token is None:
             token = response_cache.token_taken(token_name)
         if found[0] is not None:

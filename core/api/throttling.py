@@ -34,7 +34,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from core.cache import CACHE_ERRORS, cache_failed, shared_redis
+from core.cache import CACHE_ERRORS, TOKEN_MARK, cache_failed, keys_around, shared_redis
 
 # Set on the Django request by the fast path once it has counted the request, so the
 # DRF path it may hand over to does not count it a second time.
@@ -85,9 +85,6 @@ for i = 4, #ARGV do reply[#reply + 1] = redis.call('GET', ARGV[2] .. first .. AR
 return reply
 """
 SCRIPT_SHA = hashlib.sha1(SCRIPT.encode()).hexdigest()
-
-# In a name of ``throttle_check``'s ``under``: where the first read value goes.
-FIRST_READ = "\0first\0"
 
 
 @dataclass(frozen=True)
@@ -153,7 +150,7 @@ def _redis_run(
     client: Any, scopes: list[Scope], now: float, reads: list[str], under: list[str]
 ) -> tuple[str, list[bytes | None]]:
     """One EVALSHA: count in ``scopes``, read ``reads`` and ``under`` (names as Django's
-    cache names them, ``under``'s with ``FIRST_READ``): the counts and reads as text,
+    cache names them, ``under``'s with ``core.cache.TOKEN_MARK``): the counts and reads as text,
     the values of ``under`` as bytes.
 
     The script is sent by its digest, not its text; a Redis that lost it refuses the
@@ -166,14 +163,8 @@ def _redis_run(
     words = [repr(now), str(len(scopes))]
     for scope in scopes:
         words += [str(scope.limit), str(scope.period)]
-    parts = []
-    if under:
-        prefix = ""
-        for name in under:
-            prefix, _, suffix = cache.make_key(name).partition(FIRST_READ)
-            parts.append(suffix)
-        parts.insert(0, prefix)  # every name shares it: only the variant differs
-    command = ("EVALSHA", SCRIPT_SHA, len(keys), *keys, " ".join(words), *parts)
+    around = keys_around(under) if under else []
+    command = ("EVALSHA", SCRIPT_SHA, len(keys), *keys, " ".join(words), *around)
     try:
         reply = client.execute_command(*command)
     except NoScriptError:
@@ -218,8 +209,8 @@ def throttle_check(
 
     ``reads`` are cache keys of short text values (version tokens) that a caller
     needs on every request: with Redis they come back in the same round trip.
-    ``under`` are names of bytes values with ``FIRST_READ`` where the first read value
-    goes (a body under its version token): the first is read, the others only if it is
+    ``under`` are names of bytes values with ``core.cache.TOKEN_MARK`` where the first
+    read value goes (a body under its version token): the first is read, the others only if it is
     missing; all None when the first read has no value.
     """
     scopes = throttle_scopes(request, user)
@@ -249,7 +240,7 @@ def _cache_under(under: Sequence[str], first: str | None) -> list[bytes | None]:
     """``under`` read from the Django cache as the script reads them from Redis."""
     if not under or first is None:
         return [None] * len(under)
-    names = [name.replace(FIRST_READ, first) for name in under]
+    names = [name.replace(TOKEN_MARK, first) for name in under]
     body = cache.get(names[0])
     if body is not None:
         return [body] + [None] * (len(names) - 1)

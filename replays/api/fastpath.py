@@ -46,7 +46,8 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from core.api.throttling import FIRST_READ, VERDICT_ATTRIBUTE, throttle_check
+from core.api.throttling import VERDICT_ATTRIBUTE, throttle_check
+from core.cache import TOKEN_MARK
 from core.credentials import GENERATION, CredentialMemo, credentials_generation
 from core.errors import ServiceError
 from replays import response_cache, selectors
@@ -220,7 +221,7 @@ def wrap(
         under = []
         if build is not None:
             wanted = [variant, *(needs(request, kwargs) if needs is not None else ())]
-            under = [response_cache.body_name(token_name, FIRST_READ, v) for v in wanted]
+            under = [response_cache.body_name(token_name, TOKEN_MARK, v) for v in wanted]
         verdict, (token, *seen), bodies = throttle_check(request, user, reads=reads, under=under)
         if remembered is not None and seen != [remembered.generation]:
             # A credential changed since: the DRF view judges this one afresh and counts
@@ -231,12 +232,11 @@ def wrap(
         if not verdict.allowed or (token is None and build is None):
             return view(request, *args, **kwargs)
         key: str | None = None
-        body = bodies[0] if bodies else None
-        if token is not None and build is None:
+        if build is None:  # this process's copy first: a timeline is large
             body = response_cache.body_read(response_cache.body_name(token_name, token, variant))
-        if body is None:
-            if build is None:
+            if body is None:
                 return view(request, *args, **kwargs)
+        elif (body := bodies[0]) is None:
             if token is None:  # nobody asked since the record changed: made now
                 token = response_cache.token_taken(token_name)
             try:
