@@ -39,6 +39,7 @@ from games.voice import points
 from replays import response_cache, selectors
 from replays.models import Record
 from replays.tables import table_stylesheets
+from replays.timeline import setup_sentence
 
 EMBED_HEIGHT = 640  # pixels: the table and a few moves at a glance, the rest scrolls
 
@@ -102,16 +103,17 @@ def _replay_context(record: Record, *, embed: bool) -> dict[str, Any]:
     engine = get_engine(record.game)
     if record.kind == Record.Kind.RESULT:
         return _result_only_context(record, engine, players, embed=embed)
-    parts = selectors.record_replay_page_parts(record.pk)
+    parts = selectors.record_replay_page_parts(record.pk, tell=False)
     return {
         "record": record,
         "engine": engine,
         "players": players,
         "seats": list(enumerate(players)),
-        "first_text": parts.first_text,
+        "first_text": setup_sentence(engine, players) if parts is None else parts.first_text,
         "moves_mark": MOVES_MARK,
         "sections_mark": SECTIONS_MARK,
-        "moves_html": parts.moves_html,
+        "moves_html": None if parts is None else parts.moves_html,
+        "moves_pending": parts is None,
         "table": selectors.record_step_table_body(record.pk, step=0, seat=None).decode(),
         "result_words": result_words(record, players),
         "forked_from": (record.meta or {}).get("forked_from"),
@@ -164,8 +166,18 @@ def _body_build(record_id: int, *, embed: bool) -> bytes:
         head, mark, tail = html.partition(MOVES_MARK.encode())
         if mark:
             html = b"".join((head, moves, tail))
-    about = {"game": record.game, "result_only": record.kind == Record.Kind.RESULT}
+    about = {
+        "game": record.game,
+        "result_only": record.kind == Record.Kind.RESULT,
+        "moves_pending": context.get("moves_pending", False),
+    }
     return orjson.dumps(about) + b"\n" + html
+
+
+def _whole(body: bytes) -> bool:
+    """Whether a page's own part holds its move list (see ``replay_page_body``)."""
+    about, _, _ = body.partition(b"\n")
+    return not orjson.loads(about).get("moves_pending")
 
 
 @dataclass(frozen=True)
@@ -193,12 +205,18 @@ def replay_page_body(record_id: int, *, embed: bool) -> ReplayPageBody:
     """The replay page's own part for ``record_id`` (the embed's if ``embed``), rendered
     on its first visit or by the record's preparation and then read from the cache under
     the record's token. A record that does not exist raises ``NotFound`` and nothing is
-    kept."""
+    kept.
+
+    A long game visited before its preparation told it gets its page at once, with its
+    move list to come (``selectors.record_replay_page_parts``): the viewer fills the list
+    from the timeline it fetches (``replays/static/replays/viewer.js``). Such a page is
+    not kept, so a visit after the telling gets the whole page, and keeps it.
+    """
     token_name, variant = response_cache.record_target(
         record_id, response_cache.page_body_variant(embed=embed)
     )
     body = response_cache.cached_body(
-        token_name, variant, lambda: _body_build(record_id, embed=embed)
+        token_name, variant, lambda: _body_build(record_id, embed=embed), keep=_whole
     )
     about, _, html = body.partition(b"\n")
     header = orjson.loads(about)

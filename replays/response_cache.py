@@ -353,17 +353,26 @@ class StoredAfterResponse(HttpResponse):
             super().close()
 
 
-def cached_body(token_name: str, variant: str, build: Callable[[], bytes]) -> bytes:
+def cached_body(
+    token_name: str,
+    variant: str,
+    build: Callable[[], bytes],
+    *,
+    keep: Callable[[bytes], bool] | None = None,
+) -> bytes:
     """The body ``build`` makes, from the cache while ``token_name``'s token stands.
 
     The token is taken before ``build`` reads anything; an error in ``build``
-    (a 404, a 400) propagates and nothing is stored.
+    (a 404, a 400) propagates and nothing is stored. ``keep`` says whether a body built
+    now is kept: a long game's replay page drawn before the game was told is not (its
+    next visitor may find the whole page).
     """
     key = body_name(token_name, token_taken(token_name), variant)
     body = body_read(key)
     if body is None:
         body = build()
-        body_store(key, body)
+        if keep is None or keep(body):
+            body_store(key, body)
     return body
 
 

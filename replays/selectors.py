@@ -18,7 +18,7 @@ from core.games import game_name, variant_words
 from games.base import CHANCE, Engine
 from games.play import waiting_for
 from games.registry import get_engine
-from replays import response_cache, state_cache
+from replays import replay_store, response_cache, state_cache
 from replays.giftlog import giftlog_document
 from replays.models import Record, Seat
 from replays.simulation import DEMO_SOURCE
@@ -27,6 +27,7 @@ from replays.timeline import (
     names_fill,
     record_timeline,
     record_timeline_json,
+    record_timeline_known,
     scores_shown,
     setup_sentence,
     step_move_words,
@@ -425,19 +426,32 @@ class ReplayPageParts:
     moves_html: bytes
 
 
-def record_replay_page_parts(record_id: int) -> ReplayPageParts:
+def record_replay_page_parts(record_id: int, *, tell: bool = True) -> ReplayPageParts | None:
     """The replay page's list of moves, as everyone sees the finished game, cached under
-    the record's token (a rename of a player or a correction replaces it)."""
+    the record's token (a rename of a player or a correction replaces it).
+
+    With ``tell=False``, None for a long record whose game was not told yet (its
+    preparation, ``replays.viewer_warm``, has not run): telling 4,620 events takes
+    150-250 ms, which the page does not make its visitor wait for; the viewer fills the
+    list from the timeline it fetches anyway. Nothing is kept then.
+    """
 
     def build() -> bytes:
-        record = record_get(record_id=record_id)
+        record = record_get(record_id=record_id, log=False)  # the log is read if told now
         players = record_player_names(record)
-        steps = record_timeline(record, players=players, seat=None)["steps"]
+        timeline = record_timeline_known(record, players=players, seat=None)
+        if timeline is None:
+            if not tell and replay_store.worth_storing(record.num_events):
+                return b""
+            timeline = record_timeline(record, players=players, seat=None)
+        steps = timeline["steps"]
         first = steps[0]["text"].encode()
         return f"{len(first)}\n".encode() + first + timeline_items_html(steps).encode()
 
     token_name, variant = response_cache.record_target(record_id, response_cache.page_variant())
-    body = response_cache.cached_body(token_name, variant, build)
+    body = response_cache.cached_body(token_name, variant, build, keep=bool)
+    if not body:
+        return None
     size, _, rest = body.partition(b"\n")
     return ReplayPageParts(first_text=rest[: int(size)].decode(), moves_html=rest[int(size) :])
 

@@ -111,16 +111,25 @@ def record_timeline(
     timelines at once, so the log is replayed once for all of them. From the cache, else
     from the database (a long record's, ``replays.replay_store``), else told and kept in both.
     """
+    known = record_timeline_known(record, players=players, seat=seat)
+    return known if known is not None else _timeline_told(record, players, seat, states)[0]
+
+
+def record_timeline_known(
+    record: Record, *, players: list[str], seat: int | None
+) -> dict[str, Any] | None:
+    """The timeline if it was told already (kept in the cache or the database), else
+    None: a long game's replay page does not wait for its telling (``replays.replay_page``)."""
     key = _timeline_key("timeline", record, players, seat)
     cached = cache.get(key)
     if cached is not None:
         return cached
     stored = _timeline_stored(record, players, seat)
-    if stored is not None:
-        body: dict[str, Any] = orjson.loads(stored)
-        cache.set(key, body, timeout=TIMELINE_TIMEOUT)
-        return body
-    return _timeline_told(record, players, seat, states)[0]
+    if stored is None:
+        return None
+    body: dict[str, Any] = orjson.loads(stored)
+    cache.set(key, body, timeout=TIMELINE_TIMEOUT)
+    return body
 
 
 def _timeline_key(kind: str, record: Record, players: list[str], seat: int | None) -> str:

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from games.registry import engine_slugs, get_engine
+from replays import replay_store, viewer_warm
 from replays.models import LiveGame, Record
 from replays.services import record_submit
 from tests.games.words import card_ids_in
@@ -77,6 +78,33 @@ def test_replay_steps_by_keyboard_and_buttons_and_changes_seat(
     check_shown(page, api, record.pk, record.num_events, "0")
     page.click("#first")
     check_shown(page, api, record.pk, 0, "0")
+    assert page.console_errors == []
+
+
+def test_a_long_game_not_told_yet_fills_its_move_list_in_the_browser(
+    live_server, api, make_document, open_page, monkeypatch, screenshot
+):
+    """A long game's page before its preparation comes without its move list (the server
+    does not make the visitor wait for the telling): the viewer draws it from the
+    timeline, and the list then works as a served one does."""
+    monkeypatch.setattr(replay_store, "STORE_MIN_EVENTS", 20)  # long, and
+    monkeypatch.setattr(viewer_warm, "WARM_MIN_EVENTS", 10**9)  # visited before its preparation
+    record, _ = record_submit(document=make_document("gift_trap", seed=34, players=4))
+    served = api.get(f"/records/{record.pk}/").content.decode()
+    assert 'data-pending="true"' in served
+    assert "data-step=" not in served
+    page = open_page()
+    page.goto(f"{live_server.url}/records/{record.pk}/")
+    check_shown(page, api, record.pk, 0)
+    count = page.eval_on_selector_all("#timeline li[data-step]", "els => els.length")
+    assert count == record.num_events + 1
+    assert page.get_attribute("#timeline", "data-pending") is None
+    middle = record.num_events // 2
+    page.click(f'#timeline li[data-step="{middle}"] a')
+    check_shown(page, api, record.pk, middle)
+    page.select_option("#seat", "1")
+    check_shown(page, api, record.pk, middle, "1")
+    screenshot(page, "replay-long-filled")
     assert page.console_errors == []
 
 

@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from replays import replay_page, selectors
+from replays import replay_page, replay_store, selectors, timeline
 from replays.models import Player
 from tests.replays.test_response_cache import each_cache, result_only, upload  # noqa: F401
 
@@ -155,3 +155,53 @@ def test_an_analysis_asked_for_after_the_page_was_kept_shows_on_the_next_visit(m
     assert 'data-status="running"' in after
     unchanged = [VISITOR.sub("", SECTIONS.sub("", page)) for page in (before, after)]
     assert unchanged[0] == unchanged[1], "only the panel changed"
+
+
+def test_a_long_game_not_told_yet_gets_its_page_at_once_and_the_whole_page_after(
+    client, make_document, monkeypatch
+):
+    """Before its preparation told it, a long game's page does not tell the game (150-250
+    ms for the longest): its list comes empty, marked for the viewer to fill from the
+    timeline, and that page is not kept; once the timeline is told (the viewer's own
+    fetch), the next visit gets the whole list, and keeps it."""
+    monkeypatch.setattr(replay_store, "STORE_MIN_EVENTS", 20)
+    document = make_document("gift_trap", seed=3, players=4)
+    record_id = upload(document)  # not prepared: shorter than viewer_warm.WARM_MIN_EVENTS
+    tell = timeline.timeline_entries
+
+    def never(*args, **kwargs):
+        raise AssertionError("the game was told for the page")
+
+    monkeypatch.setattr(timeline, "timeline_entries", never)
+    for _ in range(2):  # not kept: the second visit is the same page, not told either
+        page = client.get(f"/records/{record_id}/").content.decode()
+        assert 'data-pending="true"' in page
+        assert "data-step=" not in page
+        names = ", ".join(document["players"][:-1]) + " and " + document["players"][-1]
+        sentence = f"GiftTRAP for 4 players: {names}."
+        assert f'<p id="step-text" class="step-text" aria-live="polite">{sentence}</p>' in page
+    embed = client.get(f"/records/{record_id}/embed/").content.decode()
+    assert 'data-pending="true"' in embed
+
+    monkeypatch.setattr(timeline, "timeline_entries", tell)
+    steps = client.get(f"/api/records/{record_id}/timeline/").json()["steps"]
+    whole = client.get(f"/records/{record_id}/").content.decode()
+    assert "data-pending" not in whole
+    assert re.findall(r'<li data-step="(\d+)"', whole) == [str(entry["step"]) for entry in steps]
+    assert selectors.timeline_items_html(steps) in whole
+
+    def again(*args, **kwargs):
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(replay_page, "_replay_context", again)
+    kept = client.get(f"/records/{record_id}/").content.decode()
+    assert VISITOR.sub("", kept) == VISITOR.sub("", whole)
+
+
+def test_a_short_game_is_told_for_its_page_as_before(client, make_document):
+    """Under ``replay_store.STORE_MIN_EVENTS`` events a game is told in a few ms: its page
+    comes whole on the first visit."""
+    record_id = upload(make_document("gift_swap", seed=7))
+    page = client.get(f"/records/{record_id}/").content.decode()
+    assert "data-pending" not in page
+    assert '<li data-step="1">' in page

@@ -275,6 +275,8 @@
   }
 
   if (askButton) askButton.addEventListener("click", ask);
+  // A long game's move list may be drawn after the analysis came (replays' viewer.js).
+  if (list) list.addEventListener("giftbox:listed", () => { if (analysis) markMoves(); });
   $("analysis-reveal").addEventListener("click", () => { revealed = true; follow(); });
   if (stepNo) new MutationObserver(follow).observe(stepNo, {childList: true, characterData: true, subtree: true});
   if (panel.dataset.status) load();

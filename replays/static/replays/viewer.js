@@ -60,6 +60,37 @@
     }
   }
 
+  // A long game visited before its preparation told it comes without its move list
+  // (data-pending): the list is drawn here from the timeline, which the viewer fetches
+  // anyway, as the server draws it (replays.selectors.timeline_items_html).
+  function fillList(timeline) {
+    if (!list.dataset.pending) return;
+    if (!timeline || !timeline.steps) {
+      const note = list.querySelector("li.pending");
+      if (note) note.textContent = "The moves could not be loaded: reload the page to try again.";
+      return;
+    }
+    const items = document.createDocumentFragment();
+    for (const entry of timeline.steps) {
+      const item = document.createElement("li"), link = document.createElement("a");
+      const number = document.createElement("span"), text = document.createElement("span");
+      item.dataset.step = String(entry.step);
+      link.href = "#step=" + entry.step;
+      number.className = "n";
+      number.textContent = entry.step + ".";
+      text.className = "t";
+      text.textContent = entry.text;
+      link.append(number, " ", text);
+      item.append(link);
+      items.append(item);
+    }
+    list.replaceChildren(items);
+    delete list.dataset.pending;
+    list.removeAttribute("aria-busy");
+    markCurrent();
+    list.dispatchEvent(new CustomEvent("giftbox:listed"));  // the analysis marks its moves
+  }
+
   async function show(k) {
     step = Math.max(0, Math.min(last, Number.isFinite(k) ? k : 0));
     const mine = ++shown;
@@ -70,6 +101,7 @@
     remember();
     markCurrent();
     const timeline = await fetchTimeline(seat).catch(() => null);
+    fillList(timeline);
     if (mine !== shown) return;
     if (timeline && timeline.steps && timeline.steps[step]) textBox.textContent = timeline.steps[step].text;
     try {
