@@ -114,6 +114,7 @@ def _replay_context(record: Record, *, embed: bool) -> dict[str, Any]:
         "sections_mark": SECTIONS_MARK,
         "moves_html": None if parts is None else parts.moves_html,
         "moves_pending": parts is None,
+        "moves_count": f"{record.num_events:,}",
         "table": selectors.record_step_table_body(record.pk, step=0, seat=None).decode(),
         "result_words": result_words(record, players),
         "forked_from": (record.meta or {}).get("forked_from"),

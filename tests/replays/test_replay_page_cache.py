@@ -176,6 +176,7 @@ def test_a_long_game_not_told_yet_gets_its_page_at_once_and_the_whole_page_after
     for _ in range(2):  # not kept: the second visit is the same page, not told either
         page = client.get(f"/records/{record_id}/").content.decode()
         assert 'data-pending="true"' in page
+        assert f"The {len(document['events']):,} moves are being told in words" in page
         assert "data-step=" not in page
         names = ", ".join(document["players"][:-1]) + " and " + document["players"][-1]
         sentence = f"GiftTRAP for 4 players: {names}."
