@@ -181,7 +181,10 @@ def validation_pool() -> ProcessPoolExecutor | None:
     with _POOL_LOCK:
         if _POOL is None:
             _POOL = ProcessPoolExecutor(
-                max_workers=workers, mp_context=get_context("forkserver"), initializer=worker_init
+                max_workers=workers,
+                mp_context=get_context("forkserver"),
+                initializer=worker_init,
+                initargs=(os.getpid(),),  # each child ends when this process does
             )
         return _POOL
 

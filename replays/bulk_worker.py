@@ -14,6 +14,9 @@ be parallel (docs/performance.md, "Import").
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -49,9 +52,43 @@ class LineChecked:
     simulated: bool = False
 
 
-def worker_init() -> None:
-    """A pool child's start: the engines imported, no Django apps (none are needed)."""
+def worker_init(parent: int | None = None) -> None:
+    """A pool child's start: the engines imported, no Django apps (none are needed);
+    with ``parent`` (the pid of the process the pool belongs to), a watch that ends the
+    child once that process is gone (``parent_watch``)."""
     import replays.validation  # noqa: F401
+
+    if parent is not None:
+        parent_watch(parent)
+
+
+PARENT_POLL_SECONDS = 1.0
+_watching: set[int] = set()
+
+
+def parent_watch(parent: int, *, poll: float = PARENT_POLL_SECONDS) -> None:
+    """End this process within ``poll`` seconds of ``parent``'s end, however it ended.
+
+    Why: a pool child waits for work on a queue whose writing end every child holds too,
+    so a pool whose owner died without shutting it down (a server stopped by SIGTERM,
+    killed, or out of memory) never sees the end of its queue; its children, and the
+    forkserver they keep open, then lived on with no owner: three processes left
+    behind at each stop of the embedded server (``bin/serve``) that had imported. The
+    child's own parent is the forkserver, so it watches the owner's pid instead.
+    """
+    if parent in _watching:
+        return
+    _watching.add(parent)
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll)
+            try:
+                os.kill(parent, 0)
+            except OSError:  # gone (or its pid taken by another user's process): ours ended
+                os._exit(0)
+
+    threading.Thread(target=watch, name="pool-parent-watch", daemon=True).start()
 
 
 def document_load(line: int, item: Any) -> Any:
