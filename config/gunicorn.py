@@ -21,7 +21,11 @@ accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
 
 
 def when_ready(server) -> None:
-    """The app is loaded in the master: collect once, then freeze what is left."""
+    """The app is loaded in the master: what its workers would load on first use is loaded
+    too (``config.preload``), then collect once and freeze what is left."""
+    from config.preload import preload_or_log
+
+    preload_or_log()
     gc.collect()
     gc.freeze()
 
@@ -51,7 +55,11 @@ def post_request(worker, req, environ, resp) -> None:
 
 
 def post_worker_init(worker) -> None:
-    """Start the bulk import's check pool with the worker (see replays.bulk)."""
+    """Open the worker's own connections (``config.preload.connections_open``) and start the
+    bulk import's check pool with the worker (see replays.bulk)."""
+    from config.preload import connections_open
+
+    connections_open()
     if os.environ.get("IMPORT_POOL_PRESTART", "1") != "0":
         from replays.bulk import validation_pool_start
 

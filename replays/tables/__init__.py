@@ -29,6 +29,14 @@ def _module(game: str) -> ModuleType:
         return import_module("replays.tables.generic")
 
 
+def table_modules_load() -> list[ModuleType]:
+    """Every game's drawing module, imported now (a server's start-up, before its workers
+    fork: ``config.preload``), not on the first table a worker draws."""
+    from games.registry import engine_slugs
+
+    return [_module(slug) for slug in engine_slugs()]
+
+
 def table_stylesheets(game: str) -> list[str]:
     """Static paths of the stylesheets a page drawing this game's table loads."""
     from django.contrib.staticfiles import finders
