@@ -37,9 +37,13 @@ COPY replays ./replays
 COPY accounts ./accounts
 COPY clubs ./clubs
 COPY analytics ./analytics
+COPY events ./events
 COPY docs ./docs
 COPY manage.py ./
 RUN pip install --no-deps -e .
+# Bytecode compiled once in the image: PYTHONDONTWRITEBYTECODE keeps a container from
+# writing it, so without this every start compiled every module from its source.
+RUN python -m compileall -q config games core replays accounts clubs analytics events
 
 # Static files (plotly.js, Swagger UI) are collected into the image and served
 # by WhiteNoise: nothing is fetched from a CDN at run time.
