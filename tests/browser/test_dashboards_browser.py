@@ -55,5 +55,12 @@ def test_every_dashboard_draws_every_chart(live_server, make_document, open_page
     width = phone.evaluate("document.documentElement.scrollWidth")
     screenshot(phone, f"dashboard-{game}-390")
     assert width <= 390, f"the {game} dashboard is {width}px wide on a 390px phone"
+    # The glance tables fit their boxes too: no column cut off behind a sideways scroll.
+    hidden = phone.evaluate(
+        "[...document.querySelectorAll('.glance .scroll-x')]"
+        ".map(box => box.scrollWidth - box.clientWidth)"
+    )
+    assert hidden, "no glance tables"
+    assert max(hidden) <= 0, f"{game}: glance tables cut by {hidden} px on a phone"
     assert page.console_errors == []
     assert phone.console_errors == []
