@@ -115,12 +115,20 @@ def connections_open() -> dict[str, bool]:
     from django.core.cache import cache
     from django.db import connection
 
+    attempts = {
+        "database": connection.ensure_connection,
+        "cache": lambda: cache.has_key("preload:connect"),
+    }
     opened = {}
-    for name, open_one in (("database", connection.ensure_connection), ("cache", cache.has_key)):
+    for name, attempt in attempts.items():
         try:
-            open_one() if name == "database" else open_one("preload:connect")
-        except Exception:
-            logger.warning("the %s connection could not be opened at start-up", name, exc_info=True)
+            attempt()
+        except Exception as exc:
+            logger.warning(
+                "the %s connection could not be opened at start-up (%s); it opens on first use",
+                name,
+                exc,
+            )
             opened[name] = False
         else:
             opened[name] = True

@@ -157,3 +157,66 @@ def test_gunicorns_worker_opens_its_connections(monkeypatch):
     monkeypatch.setenv("IMPORT_POOL_PRESTART", "0")
     config["post_worker_init"](None)
     assert calls == ["open"]
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(port: int, path: str) -> int:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_gunicorn_starts_preloaded_and_serves_with_the_database_and_cache_down(tmp_path):
+    """The whole start: the master preloads, the workers fork and fail to connect, and
+    the server answers (the API's own 404, and the database's 503 page)."""
+    import time
+
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "SECRET_KEY": "preload-test",
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:{_free_port()}/none",
+        "CACHE_URL": f"redis://127.0.0.1:{_free_port()}/0",
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": "2",
+        "IMPORT_POOL_PRESTART": "0",
+        "GUNICORN_ACCESSLOG": "",
+        "LOG_LEVEL": "INFO",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                status = _get(port, "/api/no-such-thing/")
+                break
+            except OSError:
+                assert server.poll() is None, "gunicorn ended"
+                assert time.monotonic() < deadline, "gunicorn did not answer in 60 s"
+                time.sleep(0.2)
+        assert status == 404
+        assert _get(port, "/") == 503  # the database's own page, not a crash
+    finally:
+        server.terminate()
+        log, _ = server.communicate(timeout=30)
+    assert "preloaded before the workers fork" in log
+    assert "database connection could not be opened at start-up" in log
