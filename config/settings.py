@@ -276,6 +276,9 @@ SPECTACULAR_SETTINGS = {
         "Gift Economy and Secret Santa in the giftlog/1 format."
     ),
     "VERSION": "1.0.0",
+    # A record's, step's or game's number in a path (``<id:...>``, core.converters): an
+    # integer of at most 18 digits.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
     "SERVE_INCLUDE_SCHEMA": False,
     # Request bodies get components of their own, so a field the server refuses blank
     # is declared with minLength 1 and a read-only field is not offered to clients.

@@ -23,6 +23,12 @@ class CoreConfig(AppConfig):
     verbose_name = "Shared parts"
 
     def ready(self) -> None:
+        from django.urls import register_converter
+
+        from core.converters import IdConverter
+
+        # Before any URL configuration loads: ``<id:...>`` in the record routes.
+        register_converter(IdConverter, "id")
         # Without a broker, tasks go to the background pool of a process that serves
         # requests, and there is no beat: its first request starts the sweeps there
         # (core.background).

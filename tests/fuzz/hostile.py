@@ -109,18 +109,18 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint("api/records/bulk/", ("POST",), api=True, kind="bulk", json=_document),
     Endpoint("api/imports/", ("POST",), api=True, kind="import", json=_document),
-    Endpoint("api/imports/<int:job_id>/", api=True),
+    Endpoint("api/imports/<id:job_id>/", api=True),
     Endpoint(
         "api/records/export/",
         api=True,
         query_ints=("players",),
         query_texts=RECORD_FILTER_TEXTS,
     ),
-    Endpoint("api/records/<int:record_id>/", api=True),
-    Endpoint("api/records/<int:record_id>/steps/<int:step>/", api=True, query_ints=("seat",)),
-    Endpoint("api/records/<int:record_id>/timeline/", api=True, query_ints=("seat",)),
+    Endpoint("api/records/<id:record_id>/", api=True),
+    Endpoint("api/records/<id:record_id>/steps/<id:step>/", api=True, query_ints=("seat",)),
+    Endpoint("api/records/<id:record_id>/timeline/", api=True, query_ints=("seat",)),
     Endpoint(
-        "api/records/<int:record_id>/fork/",
+        "api/records/<id:record_id>/fork/",
         ("POST",),
         api=True,
         json=lambda w: {"step": 1, "seats": ["person", "greedy", "greedy"]},
@@ -140,9 +140,9 @@ ENDPOINTS: list[Endpoint] = [
         strings=("meta.club", "players[0]", "bots.1"),
         wide_ints=("seed",),
     ),
-    Endpoint("api/live/<int:live_id>/", api=True, seat_token=True),
+    Endpoint("api/live/<id:live_id>/", api=True, seat_token=True),
     Endpoint(
-        "api/live/<int:live_id>/events/",
+        "api/live/<id:live_id>/events/",
         ("POST",),
         api=True,
         seat_token=True,
@@ -381,12 +381,12 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint("records/", query_ints=("players", "page"), query_texts=RECORD_FILTER_TEXTS),
     Endpoint("upload/"),
-    Endpoint("records/<int:record_id>/", query_ints=("seat",)),
+    Endpoint("records/<id:record_id>/", query_ints=("seat",)),
     Endpoint("rules/"),
     Endpoint("rules/<slug:slug>/", extra_path={"slug": "secret_santa"}),
     Endpoint("rules/<slug:slug>/notes/", extra_path={"slug": "secret_santa"}),
-    Endpoint("records/<int:record_id>/embed/", query_ints=("seat",)),
-    Endpoint("records/<int:record_id>/steps/<int:step>/table/", query_ints=("seat",)),
+    Endpoint("records/<id:record_id>/embed/", query_ints=("seat",)),
+    Endpoint("records/<id:record_id>/steps/<id:step>/table/", query_ints=("seat",)),
     Endpoint(
         "clubs/join/<str:key>/",
         ("GET", "POST"),
@@ -508,8 +508,8 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint("clubs/<slug:slug>/events.ics"),
     Endpoint("players/<str:handle>/events.ics", extra_path={"handle": "Ana"}),
-    Endpoint("live/<int:live_id>/"),
-    Endpoint("live/<int:live_id>/table/", seat_token=True),
+    Endpoint("live/<id:live_id>/"),
+    Endpoint("live/<id:live_id>/table/", seat_token=True),
     Endpoint(
         "accounts/login/",
         ("GET", "POST"),
@@ -724,7 +724,7 @@ def cases_for(endpoint: Endpoint, world: dict[str, Any]) -> list[Case]:
     read = "GET" in endpoint.methods
     # Path parameters: ids past the column, text that is no id.
     for converter, name in path_names(endpoint.route):
-        values = HOSTILE_PATH_INTS if converter == "int" else HOSTILE_PATH_TEXTS
+        values = HOSTILE_PATH_INTS if converter in ("int", "id") else HOSTILE_PATH_TEXTS
         for value in values:
             for method in endpoint.methods:
                 out.append(
