@@ -16,6 +16,7 @@ import pytest
 from django.db import OperationalError
 
 from config import preload
+from tests.ports import closed_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -159,14 +160,6 @@ def test_gunicorns_worker_opens_its_connections(monkeypatch):
     assert calls == ["open"]
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _get(port: int, path: str) -> int:
     import http.client
 
@@ -183,15 +176,15 @@ def test_gunicorn_starts_preloaded_and_serves_with_the_database_and_cache_down(t
     the server answers (the API's own 404, and the database's 503 page)."""
     import time
 
-    port = _free_port()
+    port = closed_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "SECRET_KEY": "preload-test",
         "DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:{_free_port()}/none",
-        "CACHE_URL": f"redis://127.0.0.1:{_free_port()}/0",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:{closed_port()}/none",
+        "CACHE_URL": f"redis://127.0.0.1:{closed_port()}/0",
         "STATIC_ROOT": str(tmp_path / "static"),
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "WEB_CONCURRENCY": "2",

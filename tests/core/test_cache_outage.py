@@ -26,17 +26,11 @@ from rest_framework.test import APIClient
 from core import cache as core_cache
 from replays import response_cache
 from replays.models import Record
+from tests.ports import closed_port
 
 pytestmark = pytest.mark.django_db
 
 LOW = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "2/min", "user": "2/min"}}
-
-
-def closed_port() -> int:
-    """A port on which nothing listens: a connection is refused at once."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def redis_cache(port: int, *, timeout: float = 0.3) -> dict:
@@ -228,7 +222,6 @@ def test_production_settings_use_the_resilient_cache_with_bounded_timeouts(monke
     assert 0 < cache["OPTIONS"]["socket_timeout"] <= 2
     tasks = {entry["task"] for entry in produced["CELERY_BEAT_SCHEDULE"].values()}
     assert {"replays.announcements_dispatch", "replays.import_jobs_sweep"} <= tasks
-
 
 
 def test_one_redis_client_serves_every_call_of_a_cache():

@@ -10,8 +10,6 @@ cannot be closed, so there the connection is made to fail as a dead server's wou
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection, connections
@@ -19,14 +17,9 @@ from django.test import Client
 
 from replays.models import Record
 from replays.services import record_submit
+from tests.ports import closed_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Outage:
