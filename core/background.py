@@ -74,9 +74,14 @@ _pending_by_name: dict[str, int] = {}
 _low_tasks: queue.Queue[_Entry] = queue.Queue()
 _low_threads: list[threading.Thread] = []
 _pending_low = 0
-# Requests of this process in flight, and when the last one ended (time.monotonic()).
+# Requests of this process in flight, by the thread serving each, and when the last one
+# ended (time.monotonic()). By thread, not a count: a thread serves one request at a time,
+# so a request whose end was never signalled (a streaming response its caller never
+# closed; a WSGI server must close it, Django's test client does only once it is read)
+# is forgotten when its thread begins the next one, instead of holding the pool back
+# for good.
 _requests = threading.Condition(threading.Lock())
-_requests_active = 0
+_requests_in_flight: set[int] = set()
 _requests_ended_at = 0.0
 
 
@@ -249,16 +254,15 @@ def _work_low() -> None:
 
 def request_began() -> None:
     """A request of this process began (``core.apps``, on ``request_started``)."""
-    global _requests_active
     with _requests:
-        _requests_active += 1
+        _requests_in_flight.add(threading.get_ident())
 
 
 def request_ended() -> None:
     """A request of this process ended (``core.apps``, on ``request_finished``)."""
-    global _requests_active, _requests_ended_at
+    global _requests_ended_at
     with _requests:
-        _requests_active = max(0, _requests_active - 1)
+        _requests_in_flight.discard(threading.get_ident())
         _requests_ended_at = time.monotonic()
         _requests.notify_all()
 
@@ -281,7 +285,7 @@ def quiet_wait(*, interrupt: Callable[[], bool] | None = None) -> float:
             left = most - (now - started)
             if left <= 0 or (interrupt is not None and interrupt()):
                 break
-            if _requests_active == 0:
+            if not _requests_in_flight:
                 idle = now - _requests_ended_at
                 if idle >= quiet:
                     break
