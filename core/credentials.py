@@ -6,7 +6,12 @@ cached bytes: the session's row and its user (two queries), or the token's looku
 more than the rest of the request (docs/performance.md, "The replay viewer"). Only the
 throttle needs that identity there (the bodies are the same for everyone), so a process
 remembers the user a credential resolved to for ``REMEMBER_SECONDS``
-(``CredentialMemo``).
+(``CredentialMemo``). A minute, not a few seconds: a reader stepping through a replay
+asks a step every few seconds, and with 5 s most of their steps paid the lookup again
+(and set the signed-in first visits' p99: docs/performance.md). What is remembered only
+picks the throttle's window, never what the answer holds, and a change is honoured at
+the next request whatever the seconds (below); what the seconds bound is a session
+expiring by its date, which no signal tells.
 
 Never longer than a change: every change that can refuse a credential (a logout, a
 session deleted, an account saved or deleted: its password, its ``is_active``; an API
@@ -30,7 +35,7 @@ from django.db import transaction
 from core.cache import CACHE_ERRORS, cache_failed, shared_redis
 
 GENERATION = "credentials:generation"
-REMEMBER_SECONDS = 5.0
+REMEMBER_SECONDS = 60.0
 REMEMBER_MAX = 10_000  # credentials a process remembers (emptied when full)
 
 
@@ -44,8 +49,10 @@ def credentials_generation() -> str | None:
             value = cache.get(GENERATION)
             return str(value) if value is not None else None
         key = cache.make_key(GENERATION)
-        client.set(key, fresh, nx=True)
-        found = client.get(key)
+        pipe = client.pipeline(transaction=False)  # one round trip, not two
+        pipe.set(key, fresh, nx=True)
+        pipe.get(key)
+        _, found = pipe.execute()
     except CACHE_ERRORS as exc:
         cache_failed(exc)
         return None

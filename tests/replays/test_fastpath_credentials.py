@@ -1,4 +1,4 @@
-"""Whom a session or token was, remembered for a few seconds on the API's fast path, and
+"""Whom a session or token was, remembered for a minute on the API's fast path, and
 never past a change: a revoked token, a logout, a new password or a deactivated account
 is judged afresh at the next request, in every process (the shared generation)."""
 
@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from accounts.services import api_token_create, api_token_revoke
@@ -67,6 +69,31 @@ def test_a_remembered_client_reads_a_cached_body_with_no_query(
     assert by[who].get(url).status_code == 200  # resolved, remembered
     with django_assert_num_queries(0):
         assert by[who].get(url).status_code == 200
+
+
+@pytest.mark.parametrize("who", ["token", "session"])
+def test_a_reader_stepping_every_few_seconds_is_resolved_once_a_minute(
+    make_document,
+    reader,  # noqa: F811
+    who,
+    monkeypatch,
+    django_assert_num_queries,
+):
+    """A person steps through a replay every few seconds: a memory of 5 s made most of
+    their steps pay the session's or the token's lookup again."""
+    url = step_url(make_document)
+    by = clients(reader)
+    now = [1000.0]
+    monkeypatch.setattr(credentials.time, "monotonic", lambda: now[0])
+    assert by[who].get(url).status_code == 200  # resolved, remembered
+    for _ in range(5):
+        now[0] += 10  # a step every 10 s
+        with django_assert_num_queries(0):
+            assert by[who].get(url).status_code == 200
+    now[0] += credentials.REMEMBER_SECONDS  # past the minute: resolved again
+    with CaptureQueriesContext(connection) as resolved:
+        assert by[who].get(url).status_code == 200
+    assert len(resolved) >= 1
 
 
 def test_a_revoked_token_is_refused_at_once_though_remembered(make_document, reader):  # noqa: F811
