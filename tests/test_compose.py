@@ -79,3 +79,15 @@ def test_a_single_uploads_ingest_never_shares_a_worker_with_bulk_batches():
     assert "-Q giftbox,analytics " in OPERATIONS
     assert "-Q imports,analytics_bulk " in OPERATIONS
     assert "-Q analysis,replays " in OPERATIONS
+
+
+def test_redis_is_bounded_and_evicts_only_cached_copies():
+    """Past its memory, Redis evicts only keys with an expiry: the cached copies (each
+    has one: tests/core/test_cache_expiry.py), never the broker's queued messages."""
+    command = COMPOSE["services"]["redis"]["command"].split()
+    policy = command[command.index("--maxmemory-policy") + 1]
+    assert policy.startswith("volatile-"), policy
+    limit = command[command.index("--maxmemory") + 1]
+    match = re.fullmatch(r"\$\{REDIS_MAXMEMORY:-(\d+[kmg]b)\}", limit)
+    assert match, limit
+    assert documented_default("REDIS_MAXMEMORY") == match.group(1)
