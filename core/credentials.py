@@ -1,4 +1,4 @@
-"""Who a session or an API token is, remembered for a few seconds, and forgotten at once
+"""Who a session or an API token is, remembered for a minute, and forgotten at once
 when any credential changes.
 
 Why: a signed-in read of a cached record body paid for its client's identity before the
@@ -6,12 +6,12 @@ cached bytes: the session's row and its user (two queries), or the token's looku
 more than the rest of the request (docs/performance.md, "The replay viewer"). Only the
 throttle needs that identity there (the bodies are the same for everyone), so a process
 remembers the user a credential resolved to for ``REMEMBER_SECONDS``
-(``CredentialMemo``). A minute, not a few seconds: a reader stepping through a replay
-asks a step every few seconds, and with 5 s most of their steps paid the lookup again
-(and set the signed-in first visits' p99: docs/performance.md). What is remembered only
-picks the throttle's window, never what the answer holds, and a change is honoured at
-the next request whatever the seconds (below); what the seconds bound is a session
-expiring by its date, which no signal tells.
+(``CredentialMemo``). A minute, not a few seconds: with 5 s, a reader taking a step
+through a replay every 5 s or more paid the lookup at every step (and the bench's
+signed-in first visits met it in their slowest samples: docs/performance.md). What is
+remembered only picks the throttle's window, never what the answer holds, and a change
+is honoured at the next request whatever the seconds (below); what the seconds bound is
+a session expiring by its date, which no signal tells.
 
 Never longer than a change: every change that can refuse a credential (a logout, a
 session deleted, an account saved or deleted: its password, its ``is_active``; an API
@@ -24,9 +24,9 @@ token) is the same; a missing generation (the cache away or emptied) is never a 
 
 from __future__ import annotations
 
-import time
 import uuid
 from dataclasses import dataclass
+from time import monotonic
 from typing import Any
 
 from django.core.cache import cache
@@ -99,7 +99,7 @@ class CredentialMemo:
 
     def get(self, credential: str) -> Remembered | None:
         found = self.items.get(credential)
-        if found is not None and found.until < time.monotonic():
+        if found is not None and found.until < monotonic():
             self.items.pop(credential, None)
             return None
         return found
@@ -109,7 +109,7 @@ class CredentialMemo:
             return
         if len(self.items) >= REMEMBER_MAX:
             self.items.clear()
-        self.items[credential] = Remembered(user, generation, time.monotonic() + REMEMBER_SECONDS)
+        self.items[credential] = Remembered(user, generation, monotonic() + REMEMBER_SECONDS)
 
     def forget(self, credential: str) -> None:
         self.items.pop(credential, None)

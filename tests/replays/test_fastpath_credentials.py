@@ -79,12 +79,12 @@ def test_a_reader_stepping_every_few_seconds_is_resolved_once_a_minute(
     monkeypatch,
     django_assert_num_queries,
 ):
-    """A person steps through a replay every few seconds: a memory of 5 s made most of
-    their steps pay the session's or the token's lookup again."""
+    """A person steps through a replay every few seconds: with a memory of 5 s, a step
+    every 5 s or more paid the session's or the token's lookup each time."""
     url = step_url(make_document)
     by = clients(reader)
     now = [1000.0]
-    monkeypatch.setattr(credentials.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(credentials, "monotonic", lambda: now[0])  # this module's clock only
     assert by[who].get(url).status_code == 200  # resolved, remembered
     for _ in range(5):
         now[0] += 10  # a step every 10 s
