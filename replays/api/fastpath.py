@@ -20,7 +20,7 @@ client. Its user is found by the API's own authentication classes, exactly as DR
 finds it (a token's lookup, the session's user), and it is counted in its user's
 window. Credentials they refuse (an unknown or revoked token) go to the DRF view,
 which answers the refusal; so does any other ``Authorization`` scheme. Whom a session
-or token was is remembered for a few seconds (``core.credentials``: its queries were most
+or token was is remembered for a minute (``core.credentials``: its queries were most
 of a signed-in read), and used only while no credential changed anywhere: the
 credentials' generation is read in the same round trip as the throttle, and a change
 (logout, password, ``is_active``, a token revoked) sends the request to the DRF view.
@@ -91,7 +91,7 @@ def _client(request: HttpRequest) -> Any:
     return user if user is not None and user.is_authenticated else _UNKNOWN
 
 
-# Who a session or token was, for a few seconds (``core.credentials``): the session's or
+# Who a session or token was, for a minute (``core.credentials``): the session's or
 # the token's queries were most of a signed-in read of a cached body.
 memo = CredentialMemo()
 
