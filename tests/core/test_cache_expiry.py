@@ -4,19 +4,16 @@ only cached copies, never the broker's queues (which carry no expiry)."""
 
 from __future__ import annotations
 
-import os
-import uuid
-
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from core.credentials import GENERATION
 from replays import response_cache
+from tests.replays.test_response_cache import redis_cache_use
 
 pytestmark = pytest.mark.django_db
 
-REDIS = os.environ.get("CACHE_URL") or os.environ.get("CELERY_BROKER_URL", "")
 # Kept without an expiry on purpose: small, one per site (what a credential change
 # replaces; lost, it is made again and nothing remembered matches it).
 LASTING = {GENERATION}
@@ -24,18 +21,8 @@ LASTING = {GENERATION}
 
 @pytest.fixture
 def redis_cache(settings):
-    if not REDIS.startswith("redis"):
-        pytest.skip("no Redis: set CACHE_URL or CELERY_BROKER_URL=redis://...")
-    prefix = f"test-{uuid.uuid4().hex}"
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "core.cache.ResilientRedisCache",
-            "LOCATION": REDIS,
-            "KEY_PREFIX": prefix,
-        }
-    }
     response_cache.local_bodies.clear()
-    yield prefix
+    yield redis_cache_use(settings)
     response_cache.local_bodies.clear()
 
 

@@ -28,18 +28,26 @@ pytestmark = pytest.mark.django_db
 REDIS = os.environ.get("CACHE_URL") or os.environ.get("CELERY_BROKER_URL", "")
 
 
+def redis_cache_use(settings) -> str:
+    """The production cache backend on the Redis of the environment, under keys of this
+    test's own (skipped without a Redis); the keys' prefix."""
+    if not REDIS.startswith("redis"):
+        pytest.skip("no Redis: set CACHE_URL or CELERY_BROKER_URL=redis://...")
+    prefix = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "core.cache.ResilientRedisCache",  # the production backend
+            "LOCATION": REDIS,
+            "KEY_PREFIX": prefix,  # this test's own keys
+        }
+    }
+    return prefix
+
+
 @pytest.fixture(params=["locmem", "redis"], autouse=True)
 def each_cache(request, settings):
     if request.param == "redis":
-        if not REDIS.startswith("redis"):
-            pytest.skip("no Redis: set CACHE_URL or CELERY_BROKER_URL=redis://...")
-        settings.CACHES = {
-            "default": {
-                "BACKEND": "core.cache.ResilientRedisCache",  # the production backend
-                "LOCATION": REDIS,
-                "KEY_PREFIX": f"test-{uuid.uuid4().hex}",  # this test's own keys
-            }
-        }
+        redis_cache_use(settings)
     else:
         settings.CACHES = {
             "default": {
