@@ -1,0 +1,220 @@
+"""Where a step's first visit goes, phase by phase, in one process: a tool, not a figure.
+
+    .venv/bin/python -m bench.first_visit [--records 6] [--per-record 48] [--seat N]
+                                          [--between none|sleep|copy]
+
+The bench's first-visit rows (``bench.viewer``) say how a step's first visit compares with
+a bare view over HTTP; this says what the visit spends its time on. It stores
+``--records`` copies of the longest game (``bench.viewer.long_game``, a new digest each),
+prepares them as the upload's task does (``replays.viewer_warm``), and builds the table
+fragment of never-asked steps (each in a snapshot window of its own, as the bench samples
+them) in the phases ``replays.selectors.record_step_table`` goes through: the one Redis
+read (the record's token, the header, the snapshot), the header and the position (the
+snapshot and up to ``state_cache.EVERY - 1`` events), the legal events, the moves' labels,
+the view, and the drawing. It then times the page's own path
+(``selectors.record_step_table_answer``) on as many other never-asked steps, so that a
+split drifting from the code shows as a difference between the two totals.
+
+``--between`` puts something between the visits, as a server's other work does: ``sleep``
+(5 ms idle) or ``copy`` (64 MB copied, so each visit starts with the processor's caches
+holding none of its code or data; docs/performance.md, "Signed-in first visits, remembered
+for a minute"). Runs against PostgreSQL like ``python -m bench`` (its own database,
+``giftbox_bench_first_visit``, dropped at the end) and the cache of ``CACHE_URL`` (Redis,
+as the servers have it; another cache is said so and measured anyway).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from bench.__main__ import _dsn
+
+DATABASE = "giftbox_bench_first_visit"
+PHASES = ("read", "header and position", "legal events", "labels", "view", "drawing")
+
+
+def _samples(
+    events: int, records: list[int], per_record: int, every: int, seed: int
+) -> list[tuple[int, int]]:
+    """``per_record`` steps of each record, each in a snapshot window of its own."""
+    rng = random.Random(seed)
+    windows = list(range(0, events, every))
+    samples = []
+    for record_id in records:
+        rng.shuffle(windows)
+        samples += [
+            (record_id, rng.randint(base + 1, min(base + every, events)))
+            for base in windows[:per_record]
+        ]
+    rng.shuffle(samples)
+    return samples
+
+
+def _between(kind: str) -> Callable[[], None]:
+    if kind == "sleep":
+        return lambda: time.sleep(0.005)
+    if kind == "copy":
+        source, target = bytearray(64 << 20), bytearray(64 << 20)
+
+        def copy() -> None:
+            target[:] = source
+
+        return copy
+    return lambda: None
+
+
+def _phased_visit(record_id: int, step: int, seat: int | None) -> dict[str, float]:
+    """One first visit of the table fragment, split as ``record_step_table`` does it."""
+    from games.base import CHANCE
+    from games.play import waiting_for
+    from replays import response_cache, selectors
+    from replays.tables import table_build, table_draw
+    from replays.timeline import step_move_words
+
+    took: dict[str, float] = {}
+    start = time.perf_counter()
+    token_name = response_cache.record_token_name(record_id)
+    variant = response_cache.table_variant(step, seat)
+    token, found = response_cache.bodies_read(token_name, [variant, *selectors.step_needs(step)])
+    if found[0] is not None:
+        raise RuntimeError(f"step {step} of record {record_id} was asked before")
+    if token is None:
+        token = response_cache.token_taken(token_name)
+    mark = time.perf_counter()
+    took["read"], start = mark - start, mark
+    header = found[1] or selectors._header_body(record_id, token_name, token)
+    record, players = selectors._header_record(header)
+    at = selectors.record_step_position(
+        record, step=step, seat=seat, players=players, saved=found[2]
+    )
+    engine, state = at.engine, at.state
+    mark = time.perf_counter()
+    took["header and position"], start = mark - start, mark
+    movers = [m for m in engine.to_move(state) if m != CHANCE and seat in (None, m)]
+    legal = {mover: engine.legal_events(state, mover) for mover in movers}
+    mark = time.perf_counter()
+    took["legal events"], start = mark - start, mark
+    moves = step_move_words(engine, state, movers, at.players, legal=legal)
+    mark = time.perf_counter()
+    took["labels"], start = mark - start, mark
+    view = engine.view(state, seat)
+    mark = time.perf_counter()
+    took["view"], start = mark - start, mark
+    over = engine.is_over(state)
+    table = table_build(
+        game=engine.slug,
+        view=view,
+        seat=seat,
+        players=at.players,
+        to_move=engine.to_move(state),
+        waiting_for=waiting_for(engine, state, legal),
+        scores=engine.scores(state) if seat is None or engine.scores_public or over else None,
+        is_over=over,
+        result=engine.result(state).to_json() if over else None,
+    )
+    str(table_draw(table, moves=moves)).encode()
+    took["drawing"] = time.perf_counter() - start
+    return took
+
+
+def _ms(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def run(records: int, per_record: int, seat: int | None, between: str) -> None:
+    from django.conf import settings
+
+    from bench.viewer import _store_copy, _warm_up, long_game
+    from replays import selectors, state_cache
+
+    backend = settings.CACHES["default"]["BACKEND"]
+    if "redis" not in backend.lower():
+        print(f"note: the cache is {backend}, not Redis as on the servers", file=sys.stderr)
+    document = long_game()
+    prepare = _warm_up()
+    ids = []
+    for copy in range(2 * records):
+        record_id = _store_copy(document, 100_000 + copy)
+        prepare(record_ids=[record_id])
+        ids.append(record_id)
+    events = len(document["events"])
+    phased = _samples(events, ids[:records], per_record, state_cache.EVERY, seed=1)
+    whole = _samples(events, ids[records:], per_record, state_cache.EVERY, seed=2)
+    pause = _between(between)
+    for record_id, step in phased[:8]:  # the process's first visits: imports, memo tables
+        _phased_visit(record_id, step, seat)
+    split: dict[str, list[float]] = {name: [] for name in PHASES}
+    totals: list[float] = []
+    for record_id, step in phased[8:]:
+        pause()
+        took = _phased_visit(record_id, step, seat)
+        for name in PHASES:
+            split[name].append(took[name])
+        totals.append(sum(took.values()))
+    real: list[float] = []
+    for record_id, step in whole:
+        pause()
+        start = time.perf_counter()
+        selectors.record_step_table_answer(record_id, step=step, seat=seat)
+        real.append(time.perf_counter() - start)
+    viewer = "everyone" if seat is None else f"seat {seat}"
+    print(
+        f"{len(totals)} first visits of the table fragment ({viewer}), "
+        f"{events:,}-event game, between visits: {between}"
+    )
+    print(f"{'phase':22s} {'mean':>7s} {'p50':>7s} {'p90':>7s} {'p99':>7s}  (ms)")
+    for name, values in [*split.items(), ("all phases", totals), ("the page's path", real)]:
+        print(
+            f"{name:22s} {statistics.fmean(values) * 1000:7.3f} {_ms(values, 0.5):7.3f} "
+            f"{_ms(values, 0.9):7.3f} {_ms(values, 0.99):7.3f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=6, help="records per half (default 6)")
+    parser.add_argument("--per-record", type=int, default=48, help="steps of each (48)")
+    parser.add_argument("--seat", type=int, default=None, help="a seat's table (everyone's)")
+    parser.add_argument("--between", choices=("none", "sleep", "copy"), default="none")
+    args = parser.parse_args()
+    server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    if not server.startswith("postgres"):
+        parser.error("DATABASE_URL must name a PostgreSQL server")
+    import psycopg
+
+    admin = _dsn(server, "postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DATABASE}")
+    try:
+        os.environ.update(
+            DATABASE_URL=_dsn(server, DATABASE),
+            SECRET_KEY=os.environ.get("SECRET_KEY", "bench-only-secret-key"),
+            DEBUG="0",
+            CELERY_TASK_ALWAYS_EAGER="1",
+            DJANGO_SETTINGS_MODULE="config.settings",
+        )
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        run(args.records, args.per_record, args.seat, args.between)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()
