@@ -36,6 +36,32 @@ def _dsn(url: str, database: str) -> str:
     return urlunsplit((scheme, parts.netloc, f"/{database}", "", ""))
 
 
+def database_fresh(parser: argparse.ArgumentParser, database: str) -> tuple[str, str]:
+    """``database`` made anew on ``DATABASE_URL``'s PostgreSQL server (dropped first if a
+    run left it): returns the server's URL and its ``postgres`` database's, which
+    ``database_drop`` uses at the end."""
+    server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    if not server.startswith("postgres"):
+        parser.error("DATABASE_URL must name a PostgreSQL server")
+    import psycopg
+
+    admin = _dsn(server, "postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {database}")
+    return server, admin
+
+
+def database_drop(admin: str, database: str) -> None:
+    """Close this process's connections, then drop ``database``."""
+    import psycopg
+    from django.db import connections
+
+    connections.close_all()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, short runs")
@@ -47,15 +73,7 @@ def main() -> None:
         help=f"comma-separated groups to run, the others skipped ({', '.join(GROUPS)})",
     )
     args = parser.parse_args()
-    server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-    if not server.startswith("postgres"):
-        parser.error("DATABASE_URL must name a PostgreSQL server")
-    import psycopg
-
-    admin = _dsn(server, "postgres")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DATABASE}")
+    server, admin = database_fresh(parser, DATABASE)
     # The bench's own files (the bare views' bodies, written between timed requests) in
     # memory where the machine has a tmpfs: on disk their writeback and the journal's
     # commits ran beside random samples, ours and the bare view's alike.
@@ -177,11 +195,7 @@ def main() -> None:
             rows += ratings_rows(10_000 if quick else 100_000)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        database_drop(admin, DATABASE)
     print_table(rows)
     print(f"({time.perf_counter() - started:.0f} s; {'quick' if quick else 'full'} run)")
     if args.json:

@@ -33,7 +33,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from bench.__main__ import _dsn
+from bench.__main__ import _dsn, database_drop, database_fresh
 
 DATABASE = "giftbox_bench_first_visit"
 PHASES = ("read", "header and position", "legal events", "labels", "view", "drawing")
@@ -184,15 +184,7 @@ def main() -> None:
     parser.add_argument("--seat", type=int, default=None, help="a seat's table (everyone's)")
     parser.add_argument("--between", choices=("none", "sleep", "copy"), default="none")
     args = parser.parse_args()
-    server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-    if not server.startswith("postgres"):
-        parser.error("DATABASE_URL must name a PostgreSQL server")
-    import psycopg
-
-    admin = _dsn(server, "postgres")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DATABASE}")
+    server, admin = database_fresh(parser, DATABASE)
     try:
         os.environ.update(
             DATABASE_URL=_dsn(server, DATABASE),
@@ -209,11 +201,7 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         run(args.records, args.per_record, args.seat, args.between)
     finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        database_drop(admin, DATABASE)
 
 
 if __name__ == "__main__":
