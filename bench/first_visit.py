@@ -10,10 +10,11 @@ prepares them as the upload's task does (``replays.viewer_warm``), and builds th
 fragment of never-asked steps (each in a snapshot window of its own, as the bench samples
 them) in the phases ``replays.selectors.record_step_table`` goes through: the one Redis
 read (the record's token, the header, the snapshot), the header and the position (the
-snapshot and up to ``state_cache.EVERY - 1`` events), the legal events, the moves' labels,
-the view, and the drawing. It then times the page's own path
-(``selectors.record_step_table_answer``) on as many other never-asked steps, so that a
-split drifting from the code shows as a difference between the two totals.
+snapshot and up to ``state_cache.EVERY - 1`` events), the legal events, the moves'
+labels, and the view and its drawing (``replays.tables.table_html``). It then times the
+page's own path (``selectors.record_step_table_answer``) on as many other never-asked
+steps, so that a split drifting from the code shows as a difference between the two
+totals.
 
 ``--between`` puts something between the visits, as a server's other work does: ``sleep``
 (5 ms idle) or ``copy`` (64 MB copied, so each visit starts with the processor's caches
@@ -36,23 +37,17 @@ from collections.abc import Callable
 from bench.__main__ import _dsn, database_drop, database_fresh
 
 DATABASE = "giftbox_bench_first_visit"
-PHASES = ("read", "header and position", "legal events", "labels", "view", "drawing")
+PHASES = ("read", "header and position", "legal events", "labels", "view and drawing")
 
 
-def _samples(
-    events: int, records: list[int], per_record: int, every: int, seed: int
-) -> list[tuple[int, int]]:
-    """``per_record`` steps of each record, each in a snapshot window of its own."""
-    rng = random.Random(seed)
-    windows = list(range(0, events, every))
-    samples = []
-    for record_id in records:
-        rng.shuffle(windows)
-        samples += [
-            (record_id, rng.randint(base + 1, min(base + every, events)))
-            for base in windows[:per_record]
-        ]
-    rng.shuffle(samples)
+def _samples(events: int, records: list[int], per_record: int, seed: int) -> list[tuple[int, int]]:
+    """``per_record`` steps of each record, each in a snapshot window of its own: the
+    bench's own sampling of a step's first visits (``bench.viewer._step_samples``), for
+    one path."""
+    from bench.viewer import STEP_PATHS, _step_samples
+
+    samples = _step_samples(events, records, per_record, seed)[next(iter(STEP_PATHS))]
+    random.Random(seed).shuffle(samples)
     return samples
 
 
@@ -72,9 +67,8 @@ def _between(kind: str) -> Callable[[], None]:
 def _phased_visit(record_id: int, step: int, seat: int | None) -> dict[str, float]:
     """One first visit of the table fragment, split as ``record_step_table`` does it."""
     from games.base import CHANCE
-    from games.play import waiting_for
     from replays import response_cache, selectors
-    from replays.tables import table_build, table_draw
+    from replays.tables import table_html
     from replays.timeline import step_move_words
 
     took: dict[str, float] = {}
@@ -103,23 +97,8 @@ def _phased_visit(record_id: int, step: int, seat: int | None) -> dict[str, floa
     moves = step_move_words(engine, state, movers, at.players, legal=legal)
     mark = time.perf_counter()
     took["labels"], start = mark - start, mark
-    view = engine.view(state, seat)
-    mark = time.perf_counter()
-    took["view"], start = mark - start, mark
-    over = engine.is_over(state)
-    table = table_build(
-        game=engine.slug,
-        view=view,
-        seat=seat,
-        players=at.players,
-        to_move=engine.to_move(state),
-        waiting_for=waiting_for(engine, state, legal),
-        scores=engine.scores(state) if seat is None or engine.scores_public or over else None,
-        is_over=over,
-        result=engine.result(state).to_json() if over else None,
-    )
-    str(table_draw(table, moves=moves)).encode()
-    took["drawing"] = time.perf_counter() - start
+    table_html(engine, state, seat=seat, players=at.players, moves=moves, legal=legal).encode()
+    took["view and drawing"] = time.perf_counter() - start
     return took
 
 
@@ -132,7 +111,7 @@ def run(records: int, per_record: int, seat: int | None, between: str) -> None:
     from django.conf import settings
 
     from bench.viewer import _store_copy, _warm_up, long_game
-    from replays import selectors, state_cache
+    from replays import selectors
 
     backend = settings.CACHES["default"]["BACKEND"]
     if "redis" not in backend.lower():
@@ -145,8 +124,8 @@ def run(records: int, per_record: int, seat: int | None, between: str) -> None:
         prepare(record_ids=[record_id])
         ids.append(record_id)
     events = len(document["events"])
-    phased = _samples(events, ids[:records], per_record, state_cache.EVERY, seed=1)
-    whole = _samples(events, ids[records:], per_record, state_cache.EVERY, seed=2)
+    phased = _samples(events, ids[:records], per_record, seed=1)
+    whole = _samples(events, ids[records:], per_record, seed=2)
     pause = _between(between)
     for record_id, step in phased[:8]:  # the process's first visits: imports, memo tables
         _phased_visit(record_id, step, seat)
