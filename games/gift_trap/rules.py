@@ -611,12 +611,14 @@ class GiftTrapEngine(BaseEngine):
         """As ``BaseEngine.labels``, through ``words.move_labels`` (a giving's 63 moves
         a seat are labelled in one loop).
 
-        A seat's own gives are labelled as they are (``event_view`` shows them whole)
-        from the grid's names alone (``views.grid_names``): everyone's table of an
-        8-player giving labels 459 of them, and each seat's view (built only for the
-        names) and a copy of each event were a third of that."""
-        if events and all(e.get("do") == "give" and e.get("by") == seat for e in events):
-            return words.give_labels(events, views.grid_names(before))
+        A seat's own moves (its legal moves always are) are labelled as they are
+        (``event_view`` shows them whole) from the grid's names alone
+        (``views.grid_names``), all a label reads of a view: everyone's table of an
+        8-player giving labels 459 gives, of a GET step 4 tokens on each gift for each
+        seat, and each seat's view (built only for the names) and a copy of each event
+        were a third of that."""
+        if all(e.get("by") == seat for e in events):
+            return words.labels_named(events, views.grid_names(before))
         shown = [self.event_view(event, seat, before=before) for event in events]
         return words.move_labels(shown, seat, self.view(before, seat))
 

@@ -323,36 +323,43 @@ def move_words(track: str, who: str, match: Any, moved: Any, doubled: Any) -> st
 
 # -- moves not yet made ---------------------------------------------------------------------
 def move_labels(events: list[Event], seat: int, view: Mapping[str, Any]) -> list[str]:
-    """``tell_move`` of each of a seat's legal moves, all from its one view.
+    """``tell_move`` of each of a seat's legal moves, all from its one view."""
+    return labels_named(events, _grid_names(view) if view else {})
 
-    Why its own loop: everyone's table in an 8-player giving lists 63 moves for each of
-    eight seats, the same gifts to the same players, and labelling them one call at a
-    time was the largest part of a step's first visit. A give's label is built once
-    per (gift, name, receiver, Give More) in the process (``_give_told``).
+
+def labels_named(events: Sequence[Mapping[str, Any]], names: Mapping[Any, str]) -> list[str]:
+    """``tell_move`` of each of a seat's own moves, from the grid's names (``names``:
+    ``views.grid_names``, the names ``_grid_names`` reads from any seat's view).
+
+    Why: a move's label reads nothing of its view but the gifts' names. Everyone's table
+    in an 8-player giving lists 63 moves for each of eight seats, and in the GET step 4
+    tokens on each gift for each seat; building each seat's view for the names, and
+    labelling one call at a time, was the largest part of a step's first visit. A
+    give's label is built once per (gift, name, receiver, Give More) in the process
+    (``_give_told``).
     """
-    names = _grid_names(view) if view else {}
-    return [
-        _give_told(event, names) if event.get("do") == "give" else tell_move(event, seat, view)
-        for event in events
-    ]
-
-
-def give_labels(events: Sequence[Mapping[str, Any]], names: Mapping[Any, str]) -> list[str]:
-    """``tell_move`` of each of a seat's own gives, from the grid's names (``names``:
-    ``views.grid_names``, the names ``_grid_names`` reads from any seat's view)."""
-    return [_give_told(event, names) for event in events]
+    return [_move_told(event, names) for event in events]
 
 
 def _give_told(event: Mapping[str, Any], names: Mapping[Any, str]) -> str:
     gift, to, more = event.get("gift"), event.get("to"), bool(event.get("more"))
     try:
-        name = names.get(gift)
-    except TypeError:  # not a gift number: named by its value alone
-        name = None
-    try:
-        return _give_remembered(gift, name, to, more)
+        return _give_remembered(gift, _name_of(gift, names), to, more)
     except TypeError:  # a value that cannot be a key: told without the memo
-        return _give_words(gift, name, to, more)
+        return _give_words(gift, _name_of(gift, names), to, more)
+
+
+def _name_of(gift: Any, names: Mapping[Any, str]) -> str | None:
+    try:
+        return names.get(gift)
+    except TypeError:  # not a gift number: named by its value alone
+        return None
+
+
+def _gift_named(gift: Any, names: Mapping[Any, str]) -> str:
+    """'gift 3 (Hammock)', as ``gift_words`` says it from a view with those names."""
+    name = _name_of(gift, names)
+    return f"gift {gift} ({name})" if name is not None else f"gift {gift}"
 
 
 def _give_words(gift: Any, name: str | None, to: Any, more: bool) -> str:
@@ -365,14 +372,19 @@ _give_remembered = lru_cache(maxsize=4096)(_give_words)
 
 def tell_move(event: Event, seat: int, before: Mapping[str, Any]) -> str:
     """The imperative label of a legal move of ``seat``, from its view before it."""
+    return _move_told(event, _grid_names(before) if before else {})
+
+
+def _move_told(event: Mapping[str, Any], names: Mapping[Any, str]) -> str:
+    """``tell_move`` from the gifts' names: all a move's label reads of its view."""
     kind = event.get("do")
     if kind == "choose_pack":
         return f"Deal from {pack_words(str(event.get('pack')))}."
     if kind == "give":
-        return _give_told(event, _grid_names(before) if before else {})
+        return _give_told(event, names)
     if kind == "get":
         token = TOKEN_WORDS.get(str(event.get("token")), "a GET token")
-        return f"Put {token} on {gift_words(event.get('gift'), before)}."
+        return f"Put {token} on {_gift_named(event.get('gift'), names)}."
     if kind == "get_more":
         giver = event.get("from")
         if giver is None:
@@ -383,5 +395,5 @@ def tell_move(event: Event, seat: int, before: Mapping[str, Any]) -> str:
     if kind == "reveal":
         return f"Turn over the GIVE token from {_seat(event.get('from'))}."
     if kind == "gifttrap":
-        return f"Play GiftTRAP on {gift_words(event.get('gift'), before)}."
+        return f"Play GiftTRAP on {_gift_named(event.get('gift'), names)}."
     return "Make this move."
