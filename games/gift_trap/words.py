@@ -70,15 +70,22 @@ def _seat(value: Any) -> str:
 def gift_words(gift: Any, *views: Mapping[str, Any] | None) -> str:
     """'gift 3 (Hammock)' when a view shows the grid, else 'gift 3'."""
     for view in views:
-        if not view:
-            continue
-        try:
-            name = _grid_names(view).get(gift)
-        except TypeError:  # not a gift number
-            name = None
-        if name is not None:
-            return f"gift {gift} ({name})"
+        if view:
+            name = _name_of(gift, _grid_names(view))
+            if name is not None:
+                return _gift_shown(gift, name)
     return f"gift {gift}"
+
+
+def _name_of(gift: Any, names: Mapping[Any, str]) -> str | None:
+    try:
+        return names.get(gift)
+    except TypeError:  # not a gift number: named by its value alone
+        return None
+
+
+def _gift_shown(gift: Any, name: str | None) -> str:
+    return f"gift {gift} ({name})" if name is not None else f"gift {gift}"
 
 
 # The last view's gift names: a table's legal moves are labelled from one view each
@@ -349,21 +356,13 @@ def _give_told(event: Mapping[str, Any], names: Mapping[Any, str]) -> str:
         return _give_words(gift, _name_of(gift, names), to, more)
 
 
-def _name_of(gift: Any, names: Mapping[Any, str]) -> str | None:
-    try:
-        return names.get(gift)
-    except TypeError:  # not a gift number: named by its value alone
-        return None
-
-
 def _gift_named(gift: Any, names: Mapping[Any, str]) -> str:
     """'gift 3 (Hammock)', as ``gift_words`` says it from a view with those names."""
-    name = _name_of(gift, names)
-    return f"gift {gift} ({name})" if name is not None else f"gift {gift}"
+    return _gift_shown(gift, _name_of(gift, names))
 
 
 def _give_words(gift: Any, name: str | None, to: Any, more: bool) -> str:
-    shown = f"gift {gift} ({name})" if name is not None else f"gift {gift}"
+    shown = _gift_shown(gift, name)
     return f"Give {shown} to {_seat(to)}{' with Give More' if more else ''}."
 
 
