@@ -4,7 +4,8 @@ A drawing module (``replays/tables/<slug>.py``) turns one view of one step into
 HTML. It gets a :class:`Table`: the engine's ``view`` for the viewer (never the
 raw state, so a page cannot draw what the seat may not see), the card catalog,
 the player names and whose turn it is. It builds HTML with the kit's helpers,
-which escape everything (as ``format_html`` does), so a drawing module writes markup
+which escape everything (as ``format_html`` does, and write what is beyond ASCII as
+character references: ``ascii_html``), so a drawing module writes markup
 by string concatenation only in a hot loop, in a small helper that escapes every value
 with :func:`esc` and says why in its docstring (a step's first visit draws the table
 while the visitor waits; an 8-player table has ~700 elements). Each such helper has a
@@ -34,10 +35,11 @@ Html = SafeString
 def _safe(value: Any) -> str:
     """``value`` as HTML: a safe fragment as it is, anything else escaped.
 
-    Django's ``conditional_escape`` to the byte (``escape`` is ``html.escape`` of
-    ``str(value)``), without its lazy-string wrappers: a long game's table holds
-    thousands of elements, and the wrappers were most of drawing it. Plain strings
-    (most of a table's text and classes) are escaped through ``_escaped``.
+    Django's ``conditional_escape`` (``escape`` is ``html.escape`` of ``str(value)``),
+    what is beyond ASCII then written as character references (``ascii_html``), without
+    its lazy-string wrappers: a long game's table holds thousands of elements, and the
+    wrappers were most of drawing it. Plain strings (most of a table's text and classes)
+    are escaped through ``_escaped``.
     """
     kind = type(value)
     if kind is SafeString:
@@ -45,7 +47,7 @@ def _safe(value: Any) -> str:
     if kind is str:
         return _escaped(value)
     html = getattr(value, "__html__", None)
-    return html() if html is not None else escape_html(str(value))
+    return html() if html is not None else ascii_html(escape_html(str(value)))
 
 
 # Escaped plain strings, remembered: a table repeats the same classes, labels and names
@@ -60,8 +62,23 @@ def _escaped(text: str) -> str:
     if found is None:
         if len(_ESCAPED) >= _ESCAPED_MAX:
             _ESCAPED.clear()
-        found = _ESCAPED[text] = escape_html(text)
+        found = _ESCAPED[text] = ascii_html(escape_html(text))
     return found
+
+
+def ascii_html(html: str) -> str:
+    """``html`` with every character beyond ASCII written as a numeric character
+    reference (``🎁`` as ``&#127873;``): the same text to a browser, in an attribute or
+    between tags.
+
+    A drawn table is kept ASCII because Python stores a string at the width of its widest
+    character: one emoji (a GiftTRAP gift's pack icon, a card back, a name) made every
+    string holding it four bytes a character, and a table is built by joining its parts
+    level by level, so an 8-player GiftTRAP table (~40,000 characters) was copied about
+    five times at 160 KB each, and encoded to UTF-8 character by character rather than
+    copied. Escaped strings are remembered (``_escaped``), so each is converted once.
+    """
+    return html if html.isascii() else html.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 # Attribute names as written in HTML: ``data_key`` is ``data-key``, ``for_`` is ``for``.
@@ -237,14 +254,14 @@ class Table:
         classes = esc(f"card back colour-{colour or 'none'}")
         return SafeString(
             f'<div class="{classes}"{attribute("data-key", key)} title="{words}">'
-            f'<span class="icon" aria-hidden="true">🎁</span>'
+            f'<span class="icon" aria-hidden="true">&#127873;</span>'
             f'<span class="back-label">{words}</span></div>'
         )
 
     def hidden(self, count: int, *, label: str = "cards") -> Html:
         """A face-down pile of ``count`` cards nobody here may see."""
         return SafeString(
-            '<div class="card back pile"><span class="icon" aria-hidden="true">🂠</span>'
+            '<div class="card back pile"><span class="icon" aria-hidden="true">&#127136;</span>'
             f'<span class="back-label">{esc(f"{count} {label}")}</span></div>'
         )
 

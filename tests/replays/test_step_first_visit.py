@@ -7,6 +7,7 @@ Redis, on Redis too (``each_cache``).
 
 from __future__ import annotations
 
+import html
 import json
 import random
 from importlib import import_module
@@ -39,16 +40,25 @@ DRAWING_MODULES = [
 ]
 
 
+def escaped(value: Any) -> str:
+    """Django's ``conditional_escape``, what is beyond ASCII then written as character
+    references (as the kit writes a table: ``kit.ascii_html``)."""
+    text = str(conditional_escape(value))
+    if isinstance(value, SafeString):
+        return text
+    return text.encode("ascii", "xmlcharrefreplace").decode()
+
+
 def reference_el(tag: str, *children: Any, cls: str = "", **attrs: Any) -> SafeString:
     """The kit's ``el`` as Django would write it: ``conditional_escape`` of every part."""
     attributes = [("class", cls)] if cls else []
     attributes += [(name.rstrip("_").replace("_", "-"), value) for name, value in attrs.items()]
     rendered = "".join(
-        f' {conditional_escape(name)}="{conditional_escape("" if value is True else value)}"'
+        f' {escaped(name)}="{escaped("" if value is True else value)}"'
         for name, value in attributes
         if value is not None and value is not False
     )
-    inner = "".join(str(conditional_escape(child)) for child in children)
+    inner = "".join(escaped(child) for child in children)
     return mark_safe(f"<{tag}{rendered}>{inner}</{tag}>")
 
 
@@ -60,7 +70,7 @@ def tables_of_every_game() -> list[str]:
         document = simulated_document(
             engine.slug, num_players=players, rng=random.Random(players), simulated=False
         )
-        names = [f"P<{i}>&'\"" for i in range(players)]
+        names = [f"P<{i}>&'\" Zoë 🎁" for i in range(players)]
         states = list(replay_states(engine, players, document["options"], document["events"]))
         rng = random.Random(1)
         for step in sorted({0, len(states) - 1, *rng.sample(range(len(states)), 6)}):
@@ -83,7 +93,18 @@ def test_the_kit_draws_the_bytes_django_escaping_draws(monkeypatch):
     assert len(fast) == len(reference) > 200
     for ours, theirs in zip(fast, reference, strict=True):
         assert ours == theirs
-    assert any("P&lt;1&gt;&amp;&#x27;&quot;" in table for table in fast), "names escaped"
+    assert any("P&lt;1&gt;&amp;&#x27;&quot; Zo&#235; &#127873;" in table for table in fast)
+
+
+def test_a_drawn_table_is_ascii_and_reads_as_the_names_and_words_it_draws():
+    """Every table is ASCII (a string of one byte a character: ``kit.ascii_html``), and what
+    was beyond ASCII reads back as itself: the names, a GiftTRAP gift's pack icon, a card
+    back, a score line's arrow."""
+    drawn = tables_of_every_game()
+    assert all(table.isascii() for table in drawn)
+    text = "".join(html.unescape(table) for table in drawn)
+    for words in ("P<3>&'\" Zoë 🎁", "🎈", "→", "·"):
+        assert words in text
 
 
 def test_the_kits_remembered_escapes_stay_bounded_and_right(monkeypatch):

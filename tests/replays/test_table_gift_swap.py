@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from html import unescape
 
 import pytest
 
@@ -32,7 +33,7 @@ def test_a_seat_sees_its_own_row_as_faces_and_the_others_as_backs():
     html = table_of(started(), 0)
     assert set(DATA_CARD.findall(html)) == set(ROWS3[0])
     assert html.count("face down</span>") >= 10  # seat 1 and 2's rows, numbered backs
-    assert "1st · face down" in html
+    assert "1st · face down" in unescape(html)  # the dot as a character reference
     assert "Set-aside cards (never scored)" in html
     assert "Ana (you)" in html
     everyone = table_of(started(), None)
