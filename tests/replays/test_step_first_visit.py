@@ -109,13 +109,30 @@ def test_a_drawn_table_is_ascii_and_reads_as_the_names_and_words_it_draws():
 
 def test_the_kits_remembered_escapes_stay_bounded_and_right(monkeypatch):
     monkeypatch.setattr(kit, "_ESCAPED_MAX", 4)
-    kit._ESCAPED.clear()
+    monkeypatch.setattr(kit, "_ESCAPED", {})
+    monkeypatch.setattr(kit, "_ESCAPED_OLD", {})
     for index in range(10):
         assert kit.el("b", f"<{index}>") == f"<b>&lt;{index}&gt;</b>"
         assert len(kit._ESCAPED) <= 4
+        assert len(kit._ESCAPED_OLD) <= 4
     assert (
         kit.el("i", mark_safe("<u>x</u>"), title='"q"') == '<i title="&quot;q&quot;"><u>x</u></i>'
     )
+
+
+def test_a_full_memo_keeps_what_every_table_says(monkeypatch):
+    """Strings said once (a record's names, its score lines) fill the memo; a string every
+    table says is still remembered across the fills, not escaped again after each."""
+    monkeypatch.setattr(kit, "_ESCAPED_MAX", 4)
+    monkeypatch.setattr(kit, "_ESCAPED", {})
+    monkeypatch.setattr(kit, "_ESCAPED_OLD", {})
+    escaped: list[str] = []
+    monkeypatch.setattr(kit, "escape_html", lambda text: escaped.append(text) or html.escape(text))
+    for index in range(20):
+        assert kit.esc("a class <b>") == "a class &lt;b&gt;"
+        assert kit.esc(f"said once {index} é") == f"said once {index} &#233;"
+    assert escaped.count("a class <b>") == 1
+    assert len(escaped) == 21
 
 
 def test_a_tables_first_visit_is_kept_once_the_answer_is_sent(make_document):
