@@ -126,13 +126,13 @@ def test_a_full_memo_keeps_what_every_table_says(monkeypatch):
     monkeypatch.setattr(kit, "_ESCAPED_MAX", 4)
     monkeypatch.setattr(kit, "_ESCAPED", {})
     monkeypatch.setattr(kit, "_ESCAPED_OLD", {})
-    escaped: list[str] = []
-    monkeypatch.setattr(kit, "escape_html", lambda text: escaped.append(text) or html.escape(text))
+    asked: list[str] = []  # what the kit escaped, not found in its memo
+    monkeypatch.setattr(kit, "escape_html", lambda text: asked.append(text) or html.escape(text))
     for index in range(20):
         assert kit.esc("a class <b>") == "a class &lt;b&gt;"
         assert kit.esc(f"said once {index} é") == f"said once {index} &#233;"
-    assert escaped.count("a class <b>") == 1
-    assert len(escaped) == 21
+    assert asked.count("a class <b>") == 1
+    assert len(asked) == 21
 
 
 def test_a_tables_first_visit_is_kept_once_the_answer_is_sent(make_document):
