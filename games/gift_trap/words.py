@@ -350,10 +350,11 @@ def labels_named(events: Sequence[Mapping[str, Any]], names: Mapping[Any, str]) 
 
 def _give_told(event: Mapping[str, Any], names: Mapping[Any, str]) -> str:
     gift, to, more = event.get("gift"), event.get("to"), bool(event.get("more"))
+    name = _name_of(gift, names)
     try:
-        return _give_remembered(gift, _name_of(gift, names), to, more)
+        return _give_remembered(gift, name, to, more)
     except TypeError:  # a value that cannot be a key: told without the memo
-        return _give_words(gift, _name_of(gift, names), to, more)
+        return _give_words(gift, name, to, more)
 
 
 def _gift_named(gift: Any, names: Mapping[Any, str]) -> str:
