@@ -151,7 +151,11 @@ def _repeat_rows(
                 for _ in range(2):
                     servers.timed_get(port, path, clients[kind])
             ours, ref = [], []
-            count = rounds * (10 if page else 1)
+            # As many requests on every row (the page's and the timelines' one path asked
+            # as often as the steps' paths together): a p99 of ten answers was their
+            # slowest, one pause of the machine (a timeline row at 7.3x bare, its other
+            # nine answers at 1.5x).
+            count = rounds * max(1, len(steps) // len(paths))
             for _ in range(count):  # interleaved: the same load on both
                 for path, bare_path in zip(paths, bare, strict=True):
                     ours.append(servers.timed_get(port, path, clients[kind]))
