@@ -22,7 +22,7 @@ from replays import replay_store, response_cache, state_cache
 from replays.giftlog import giftlog_document
 from replays.models import Record, Seat
 from replays.simulation import DEMO_SOURCE
-from replays.tables import table_html
+from replays.tables import table_html, table_summarizer
 from replays.timeline import (
     names_fill,
     record_timeline,
@@ -272,7 +272,8 @@ def record_step_table(
     engine, state = at.engine, at.state
     movers = [m for m in engine.to_move(state) if m != CHANCE and seat in (None, m)]
     legal = {mover: engine.legal_events(state, mover) for mover in movers}
-    moves = step_move_words(engine, state, movers, at.players, legal=legal)
+    summary = table_summarizer(engine.slug)
+    moves = step_move_words(engine, state, movers, at.players, legal=legal, summary=summary)
     return table_html(engine, state, seat=seat, players=at.players, moves=moves, legal=legal)
 
 

@@ -8,7 +8,7 @@ record's is kept in the database too (``replays.replay_store``), for that viewer
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -245,16 +245,35 @@ def step_move_words(
     players: Sequence[str],
     *,
     legal: Mapping[int, list[dict[str, Any]]] | None = None,
+    summary: Callable[[Sequence[Mapping[str, Any]]], str | None] | None = None,
 ) -> list[tuple[int, str]]:
     """``(seat, label)`` of each legal move of ``seats``, as ``step_moves`` labels them:
     what a drawn table lists. Why not ``step_moves``: the table needs neither the events
     nor their targets, and a dictionary per move was a third of labelling everyone's 459
-    moves in an 8-player giving."""
-    return [
-        (seat, label)
-        for seat, _events, labels in _labelled(engine, state, seats, players, legal)
-        for label in labels
-    ]
+    moves in an 8-player giving.
+
+    ``summary``: the drawing module's ``moves_summary`` (``replays.tables.table_summarizer``),
+    which may say all of a seat's moves in one sentence; that seat is then listed once,
+    with the sentence, and its moves are not labelled one by one.
+    """
+    if summary is None:
+        return [
+            (seat, label)
+            for seat, _events, labels in _labelled(engine, state, seats, players, legal)
+            for label in labels
+        ]
+    events = {s: legal[s] if legal is not None else engine.legal_events(state, s) for s in seats}
+    told = {s: summary(events[s]) for s in seats}
+    rest = [s for s in seats if told[s] is None]
+    labelled = {s: labels for s, _events, labels in _labelled(engine, state, rest, players, events)}
+    moves: list[tuple[int, str]] = []
+    for seat in seats:
+        sentence = told[seat]
+        if sentence is None:
+            moves += [(seat, label) for label in labelled[seat]]
+        else:
+            moves.append((seat, names_fill(sentence, players)))
+    return moves
 
 
 def _labelled(

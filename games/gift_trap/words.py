@@ -370,6 +370,86 @@ def _give_words(gift: Any, name: str | None, to: Any, more: bool) -> str:
 _give_remembered = lru_cache(maxsize=4096)(_give_words)
 
 
+# A seat with at least this many moves may have them summed up in one sentence.
+SUMMED_FROM = 10
+
+
+def moves_summary(events: Sequence[Mapping[str, Any]]) -> str | None:
+    """One sentence for a seat's legal moves when each kind of them is every pairing of a
+    few choices, else None (each move is then listed with its label).
+
+    Why: in a giving each player may give any of the gifts on the grid to any other
+    player (63 moves each at 8 players, 504 in everyone's table), and in the GET step put
+    any of four tokens on any gift (36 each). Listed move by move, that was a list nobody
+    reads and the largest part of drawing such a step; "Give gift 1, 2, ... or 9 to Ben,
+    Cy, ... or Hal" says the same. Only full pairings are summed up: if one were missing,
+    the sentence would say a move the seat does not have.
+    """
+    if len(events) < SUMMED_FROM:
+        return None
+    kinds: dict[str, list[tuple[Any, ...]]] = {}
+    for event in events:
+        kind = event.get("do")
+        fields = _SUMMED.get(kind) if isinstance(kind, str) else None
+        if fields is None or set(event) - {"by", "do", *fields}:
+            return None  # a move no sentence here says, or one saying more: listed as it is
+        values = tuple(event.get(field, False) for field in fields)
+        if not all(type(v) is _TYPES[f] for f, v in zip(fields, values, strict=True)):
+            return None
+        kinds.setdefault(str(kind), []).append(values)
+    parts = []
+    for kind, pairings in kinds.items():
+        choices = [set(column) for column in zip(*pairings, strict=True)]
+        if len(set(pairings)) != len(pairings) or len(pairings) != _product(map(len, choices)):
+            return None
+        part = _summed(kind, choices)
+        if part is None:
+            return None
+        parts.append(part)
+    return capital("; or ".join(parts)) + "."
+
+
+def _summed(kind: str, choices: list[set[Any]]) -> str | None:
+    """The words for every pairing of ``choices`` of a move of ``kind``."""
+    if kind == "give":
+        gifts, receivers, more = choices
+        with_more = {frozenset({False}): "", frozenset({True}): " with Give More"}.get(
+            frozenset(more), ", with or without Give More"
+        )
+        receiving = _or([_seat(to) for to in sorted(receivers)])
+        return f"give gift {_or_numbers(gifts)} to {receiving}{with_more}"
+    if kind == "gifttrap":
+        return f"play GiftTRAP on gift {_or_numbers(choices[0])}"
+    tokens, gifts = choices
+    if not tokens <= TOKEN_WORDS.keys():
+        return None
+    words = [words for token, words in TOKEN_WORDS.items() if token in tokens]
+    return f"put {_or(words)} on gift {_or_numbers(gifts)}"
+
+
+def _or_numbers(numbers: set[Any]) -> str:
+    return _or([str(number) for number in sorted(numbers)])
+
+
+# The choices a move of each kind pairs, and the type of each.
+_SUMMED = {"give": ("gift", "to", "more"), "get": ("token", "gift"), "gifttrap": ("gift",)}
+_TYPES = {"gift": int, "to": int, "more": bool, "token": str}
+
+
+def _product(sizes: Any) -> int:
+    total = 1
+    for size in sizes:
+        total *= size
+    return total
+
+
+def _or(words: Sequence[str]) -> str:
+    """'1', '1 or 2', '1, 2 or 3'."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def tell_move(event: Event, seat: int, before: Mapping[str, Any]) -> str:
     """The imperative label of a legal move of ``seat``, from its view before it."""
     return _move_told(event, _grid_names(before) if before else {})

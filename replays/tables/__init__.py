@@ -102,28 +102,37 @@ def table_html(
         is_over=over,
         result=engine.result(state).to_json() if over else None,
     )
-    return str(table_draw(table, moves=moves))
+    count = None
+    if moves and legal is not None:
+        count = sum(len(legal.get(s, ())) for s in dict.fromkeys(s for s, _ in moves))
+    return str(table_draw(table, moves=moves, count=count))
 
 
-def table_draw(table: Table, *, moves: Sequence[tuple[int, str]] | None = None) -> Html:
+def table_draw(
+    table: Table, *, moves: Sequence[tuple[int, str]] | None = None, count: int | None = None
+) -> Html:
     """The table drawn by the game's module, under a line saying whose turn it is."""
     return el(
         "div",
         el("p", turn_sentence(table), cls="turn"),
-        _moves_list(table, moves) if moves else "",
+        _moves_list(table, moves, count) if moves else "",
         _module(table.game).draw(table),
     )
 
 
-def _moves_list(table: Table, moves: Sequence[tuple[int, str]]) -> Html:
-    """'What Ben may do (6 moves)': each legal move in words, folded away.
+def _moves_list(
+    table: Table, moves: Sequence[tuple[int, str]], count: int | None = None
+) -> Html:
+    """'What Ben may do (6 moves)': each legal move in words, folded away; ``count``, the
+    number of moves, when a seat's are summed up in one sentence (``table_summarizer``).
 
     The items are written with f-strings, each escaped once (``kit.esc``): everyone's
     table in GiftTRAP's giving lists 459 moves, the most markup of a step's first visit.
     """
     seats = list(dict.fromkeys(seat for seat, _ in moves))
     who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
-    count = f"{len(moves)} move" + ("s" if len(moves) != 1 else "")
+    number = len(moves) if count is None else count
+    said = f"{number} move" + ("s" if number != 1 else "")
     # Each seat's name and each label escaped once: in a giving, the eight seats' moves
     # are the same few labels (escaping is per character, so the parts escaped apart
     # read as the whole escaped at once).
@@ -131,7 +140,7 @@ def _moves_list(table: Table, moves: Sequence[tuple[int, str]]) -> Html:
     items = "".join([f"{prefixes[seat]}{esc(label)}</li>" for seat, label in moves])
     return el(
         "details",
-        el("summary", f"What {who} may do ({count})"),
+        el("summary", f"What {who} may do ({said})"),
         Html(f"<ul>{items}</ul>"),
         cls="moves-list",
     )
@@ -146,6 +155,12 @@ def table_target(game: str, event: dict[str, Any], view: dict[str, Any]) -> str 
 def table_targeter(game: str) -> Callable[[dict[str, Any], dict[str, Any]], str | None] | None:
     """The game's ``target(event, view)``, looked up once for a whole list of moves."""
     return getattr(_module(game), "target", None)
+
+
+def table_summarizer(game: str) -> Callable[[Sequence[Mapping[str, Any]]], str | None] | None:
+    """The game's ``moves_summary(events)``, if its drawing module has one: a seat's legal
+    moves said in one sentence when there are many (``replays.timeline.step_move_words``)."""
+    return getattr(_module(game), "moves_summary", None)
 
 
 def target_reads_view(game: str) -> bool:

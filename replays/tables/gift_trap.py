@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.safestring import SafeString
 
+from games.gift_trap import words
 from games.gift_trap.words import TOKEN_WORDS, move_words, pack_words
 from replays.tables.kit import Html, Table, el, esc
 
@@ -67,6 +68,9 @@ class _Seats:
 
 
 TARGET_READS_VIEW = False  # ``target`` reads the event only
+# A seat's many moves said in one sentence in the list of moves (a giving's 63 a seat,
+# the GET step's 36): ``replays.tables.table_summarizer``.
+moves_summary = words.moves_summary
 
 
 def target(event: dict[str, Any], view: dict[str, Any]) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.gift_trap import ENGINE, PACK_CARDS, State
-from games.gift_trap.words import move_sentence, move_words
+from games.gift_trap.words import SUMMED_FROM, move_sentence, move_words, moves_summary
 from games.voice import Voice
 from tests.games.words import check_labels, check_sentence
 
@@ -311,3 +311,38 @@ def test_every_move_in_each_step_has_its_own_label():
     labels = {E.label(e, 0, s) for e in E.legal_events(s, 0)}
     assert "Turn over the GIVE token from {p3}." in labels
     assert "Play GiftTRAP on gift 5 (Scented candle)." in labels
+
+
+def test_a_seats_many_moves_are_summed_up_only_when_they_are_every_pairing():
+    """``moves_summary`` says a giving's moves (every gift to every other seat, with or
+    without Give More) and a GET step's (every token on every gift) in one sentence, each
+    choice once; a set missing one pairing, or holding another kind of move, is not summed
+    up (the sentence would say a move the seat does not have)."""
+    s = dealt(4, expert_cards=True)
+    moves = E.legal_events(s, 0)
+    gives = [event for event in moves if event["do"] == "give"]
+    assert len(gives) == 5 * 3 * 2  # gifts on the grid x other seats x with/without Give More
+    assert len(moves) == len(gives) + 5  # and the GiftTRAP card on any gift
+    assert moves_summary(moves) == (
+        "Give gift 1, 2, 3, 4 or 5 to {p1}, {p2} or {p3}, with or without Give More; "
+        "or play GiftTRAP on gift 1, 2, 3, 4 or 5."
+    )
+    assert moves_summary(list(reversed(moves))) == (
+        "Play GiftTRAP on gift 1, 2, 3, 4 or 5; or give gift 1, 2, 3, 4 or 5 to {p1}, {p2} "
+        "or {p3}, with or without Give More."
+    )
+    plain = [event for event in gives if not event["more"]]
+    assert moves_summary(plain) == "Give gift 1, 2, 3, 4 or 5 to {p1}, {p2} or {p3}."
+    assert moves_summary(moves[1:]) is None
+    assert moves_summary(plain[: SUMMED_FROM - 1]) is None
+    assert moves_summary([*plain, ev(0, "get_more", **{"from": 1})]) is None
+    assert moves_summary([*plain[1:], {**plain[0], "note": "x"}]) is None
+    assert moves_summary([*plain[1:], {**plain[0], "gift": "1"}]) is None
+    assert moves_summary([*plain, plain[0]]) is None
+    gets = E.legal_events(given(dealt(4)), 1)
+    assert {event["do"] for event in gets} == {"get"}
+    assert moves_summary(gets) == "Put GREAT, GOOD, OK or NO WAY on gift 1, 2, 3, 4 or 5."
+    assert moves_summary([e for e in gets if e["token"] != "ok"]) == (
+        "Put GREAT, GOOD or NO WAY on gift 1, 2, 3, 4 or 5."
+    )
+    assert moves_summary(gets[:-1]) is None

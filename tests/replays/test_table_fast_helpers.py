@@ -501,10 +501,11 @@ def gift_trap_expert(table: Table, view: Mapping[str, Any], player: Mapping[str,
     )
 
 
-def moves_list(table: Table, moves: list[tuple[int, str]]) -> Html:
+def moves_list(table: Table, moves: list[tuple[int, str]], count: int | None = None) -> Html:
     seats = list(dict.fromkeys(seat for seat, _ in moves))
     who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
-    count = f"{len(moves)} move" + ("s" if len(moves) != 1 else "")
+    number = len(moves) if count is None else count
+    count = f"{number} move" + ("s" if number != 1 else "")
     items = []
     for seat, label in moves:
         prefix = f"{table.name(seat)}: " if len(seats) > 1 else ""
