@@ -68,7 +68,7 @@ def _phased_visit(record_id: int, step: int, seat: int | None) -> dict[str, floa
     """One first visit of the table fragment, split as ``record_step_table`` does it."""
     from games.base import CHANCE
     from replays import response_cache, selectors
-    from replays.tables import table_html
+    from replays.tables import table_html, table_summarizer
     from replays.timeline import step_move_words
 
     took: dict[str, float] = {}
@@ -94,7 +94,8 @@ def _phased_visit(record_id: int, step: int, seat: int | None) -> dict[str, floa
     legal = {mover: engine.legal_events(state, mover) for mover in movers}
     mark = time.perf_counter()
     took["legal events"], start = mark - start, mark
-    moves = step_move_words(engine, state, movers, at.players, legal=legal)
+    summary = table_summarizer(engine.slug)
+    moves = step_move_words(engine, state, movers, at.players, legal=legal, summary=summary)
     mark = time.perf_counter()
     took["labels"], start = mark - start, mark
     table_html(engine, state, seat=seat, players=at.players, moves=moves, legal=legal).encode()
