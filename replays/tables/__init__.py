@@ -126,8 +126,9 @@ def _moves_list(
     """'What Ben may do (6 moves)': each legal move in words, folded away; ``count``, the
     number of moves, when a seat's are summed up in one sentence (``table_summarizer``).
 
-    The items are written with f-strings, each escaped once (``kit.esc``): everyone's
-    table in GiftTRAP's giving lists 459 moves, the most markup of a step's first visit.
+    The items are written with f-strings, each escaped once (``kit.esc``): a seat whose
+    moves are not summed up is listed move by move, and a long list was the most markup
+    of a step's first visit (everyone's 504 in GiftTRAP's giving, before they were summed up).
     """
     seats = list(dict.fromkeys(seat for seat, _ in moves))
     who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
