@@ -256,14 +256,8 @@ def step_move_words(
     which may say all of a seat's moves in one sentence; that seat is then listed once,
     with the sentence, and its moves are not labelled one by one.
     """
-    if summary is None:
-        return [
-            (seat, label)
-            for seat, _events, labels in _labelled(engine, state, seats, players, legal)
-            for label in labels
-        ]
     events = {s: legal[s] if legal is not None else engine.legal_events(state, s) for s in seats}
-    told = {s: summary(events[s]) for s in seats}
+    told = {s: summary(events[s]) if summary is not None else None for s in seats}
     rest = [s for s in seats if told[s] is None]
     labelled = {s: labels for s, _events, labels in _labelled(engine, state, rest, players, events)}
     moves: list[tuple[int, str]] = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from math import prod
 from typing import Any
 
 from games.base import CardInfo, Event, seat_ref
@@ -411,7 +412,7 @@ def moves_summary(events: Sequence[Mapping[str, Any]]) -> str | None:
         types = _TYPES[kind]
         if not all(type(c) is t for column, t in zip(choices, types, strict=True) for c in column):
             return None
-        if len(set(pairings)) != len(pairings) or len(pairings) != _product(map(len, choices)):
+        if len(set(pairings)) != len(pairings) or len(pairings) != prod(map(len, choices)):
             return None
         part = _summed(kind, choices)
         if part is None:
@@ -449,13 +450,6 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "get": (str, int),
     "gifttrap": (int,),
 }
-
-
-def _product(sizes: Any) -> int:
-    total = 1
-    for size in sizes:
-        total *= size
-    return total
 
 
 def _or(words: Sequence[str]) -> str:
