@@ -134,8 +134,10 @@ def _ms(values: list[float], q: float) -> float:
 
 
 def _repeat_rows(
-    workdir: Path, port: int, rounds: int, record_id: int, steps: list[int]
+    workdir: Path, port: int, samples: int, record_id: int, steps: list[int]
 ) -> list[Row]:
+    """Each path asked again, ``samples`` requests a row (the steps' paths in turn), each
+    beside the bare view of its bytes."""
     clients = _clients()
     rows = []
     for name, paths in _paths(record_id, steps).items():
@@ -156,9 +158,10 @@ def _repeat_rows(
             # As many requests on every row (the page's and the timelines' one path asked
             # as often as the steps' paths together): a p99 of ten answers was their
             # slowest, one pause of the machine (a timeline row at 7.3x bare, its other
-            # nine answers at 1.5x).
-            count = rounds * max(1, len(steps) // len(paths))
-            for _ in range(count):  # interleaved: the same load on both
+            # nine answers at 1.5x); of 120 answers, the second slowest (rows at 3.4-4.3x
+            # bare on two slow answers, their p95 at 1.6x). 384, as a step's first visit
+            # has: the p99 is the fifth slowest.
+            for _ in range(-(-samples // len(paths))):  # interleaved: the same load on both
                 for path, bare_path in zip(paths, bare, strict=True):
                     ours.append(servers.timed_get(port, path, clients[kind]))
                     ref.append(servers.timed_get(port, bare_path, {}))
@@ -331,7 +334,7 @@ def replay_viewer_rows(workdir: Path, port: int, rounds: int, copies: int) -> li
     # path, so the p99 is about the fourth slowest, not the second slowest of 128 (that
     # swung between 2.6x and 4.7x bare over runs of the same code: docs/performance.md).
     rows += _first_step_rows(workdir, port, document, 4 * copies, 12)
-    rows += _repeat_rows(workdir, port, rounds, record_id, steps)
+    rows += _repeat_rows(workdir, port, 384 if rounds >= 10 else 12 * rounds, record_id, steps)
     for entry in rows:
         entry["note"] = f"{events:,}-event {PLAYERS}-player GiftTRAP; " + entry["note"]
     return rows
