@@ -93,7 +93,9 @@ class Gunicorn(Server):
         }
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"]
+        # With BENCH_PROBE (a folder), each request is probed: ``bench.tail``.
+        config = "bench/gunicorn_probe.py" if self.env.get("BENCH_PROBE") else "config/gunicorn.py"
+        return [sys.executable, "-m", "gunicorn", "-c", config, "config.wsgi"]
 
 
 class CeleryWorker:
