@@ -22,7 +22,7 @@ from config.gunicorn import post_request as _post_request
 
 _REDIS = [0.0, 0.0]  # seconds waited for Redis replies in this request, and the longest wait
 _START: dict[str, Any] = {}
-FIELDS = (
+FIELDS = (  # the columns of a line, in order
     "path", "start", "end", "cpu_ms", "voluntary", "involuntary", "faults", "redis_ms",
     "redis_max_ms",
 )  # fmt: skip

@@ -234,16 +234,16 @@ def ingest_figures(records: int = 100_000, *, imported: int | None = None) -> di
     # The copies were never ingested, so the rebuild's ratings differ from those the
     # ingest above stored, by construction: its "ratings drift" warnings (one per game,
     # hundreds of players each) would read as a fault in the bench's output.
-    quiet = logging.getLogger("analytics.ratings")
-    level = quiet.level
+    ratings_log = logging.getLogger("analytics.ratings")
+    level = ratings_log.level
     if multiplied:
-        quiet.setLevel(logging.ERROR)
+        ratings_log.setLevel(logging.ERROR)
     try:
         started = time.perf_counter()
         report = analytics_rebuild(progress=progress)
         rebuild_s = time.perf_counter() - started
     finally:
-        quiet.setLevel(level)
+        ratings_log.setLevel(level)
     figures = {
         "records": report.records,
         "imported": imported,

@@ -8,8 +8,8 @@ client's timed requests noted, matches the two on the monotonic clock they share
 prints, for a step's first visits after the preparation and for the bare answers beside
 them: the client's time, the time before a worker started the request, the worker's span
 (its CPU time, its waits for Redis) and the time after it until the client had the answer,
-at the median and over the answers slower than ``--slower`` times the median; then why each
-slow first visit was slow. docs/performance.md, "Where the slowest first visits wait",
+at the median and over the answers slower than ``--slower`` times the median; then how
+many of the slow ones waited where. docs/performance.md, "Where the slowest first visits wait",
 reads one run. Needs what ``python -m bench`` needs (PostgreSQL, Redis).
 """
 
@@ -44,13 +44,18 @@ def _client_noted(into: list[Timed]) -> None:
 
 def _server_read(folder: Path) -> list[tuple[float, float, str, float, float, float]]:
     """(start, end, path, cpu ms, redis ms, longest redis ms) of every probed request."""
+    from bench.gunicorn_probe import FIELDS
+
     rows = []
     for tsv in folder.glob("*.tsv"):
         for line in tsv.read_text().splitlines():
-            path, start, end, cpu, _, _, _, redis_ms, redis_max = line.split("\t")
+            f = dict(zip(FIELDS, line.split("\t"), strict=True))
             rows.append(
-                (float(start), float(end), path, float(cpu), float(redis_ms), float(redis_max))
-            )
+                (
+                    float(f["start"]), float(f["end"]), f["path"], float(f["cpu_ms"]),
+                    float(f["redis_ms"]), float(f["redis_max_ms"]),
+                )
+            )  # fmt: skip
     return sorted(rows)
 
 
