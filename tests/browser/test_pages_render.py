@@ -9,6 +9,7 @@ our own plotly.js. Needs Debian's chromium; in CI a missing browser fails.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -105,6 +106,47 @@ def test_a_long_game_not_told_yet_fills_its_move_list_in_the_browser(
     page.select_option("#seat", "1")
     check_shown(page, api, record.pk, middle, "1")
     screenshot(page, "replay-long-filled")
+    assert page.console_errors == []
+
+
+def test_a_dragged_slider_asks_for_few_tables_and_shows_where_it_stopped(
+    live_server, api, make_document, open_page, monkeypatch
+):
+    """Dragging the slider across many steps asks the server for one table at a time:
+    the step the slider is on when the last answer came, not every step it passed (each
+    a table the server would draw and nobody would see). Each answer is held 100 ms, as
+    over a slow connection, while the slider moves a step every few milliseconds."""
+    from replays import selectors
+
+    record, _ = record_submit(document=make_document("gift_trap", seed=35, players=4))
+    page = open_page()
+    page.goto(f"{live_server.url}/records/{record.pk}/")
+    check_shown(page, api, record.pk, 0)
+    answer = selectors.record_step_table_answer
+
+    def slow(*args, **kwargs):
+        time.sleep(0.1)
+        return answer(*args, **kwargs)
+
+    monkeypatch.setattr(selectors, "record_step_table_answer", slow)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/table/" in r.url else None)
+    steps = list(range(1, min(record.num_events, 61)))
+    page.evaluate(
+        """async (steps) => {
+            const slider = document.getElementById("slider");
+            for (const k of steps) {
+                slider.value = String(k);
+                slider.dispatchEvent(new Event("input"));
+                await new Promise((r) => setTimeout(r, 2));
+            }
+        }""",
+        steps,
+    )
+    check_shown(page, api, record.pk, steps[-1])
+    assert len(steps) == 60
+    assert 1 <= len(asked) <= 20, asked  # every step it passed: 60 and more
+    assert any(url.endswith(f"/steps/{steps[-1]}/table/") for url in asked)
     assert page.console_errors == []
 
 

@@ -12,6 +12,10 @@
   const playButton = $("play"), speedSelect = $("speed"), textBox = $("step-text");
   const tables = new Map(), timelines = new Map();
   let step = 0, seat = "", timer = null, shown = 0;
+  // The table request show() is waiting for: one at a time, so a slider dragged across
+  // a thousand steps asks for the step it is on when the last answer came, not for each
+  // step it passed (every one of them a step the server draws, never to be shown).
+  let loading = Promise.resolve();
 
   const tableUrl = (k, s) =>
     root.dataset.tableUrl.replace(/\/0\/table\/$/, "/" + k + "/table/") + (s === "" ? "" : "?seat=" + s);
@@ -104,8 +108,12 @@
     fillList(timeline);
     if (mine !== shown) return;
     if (timeline && timeline.steps && timeline.steps[step]) textBox.textContent = timeline.steps[step].text;
+    await loading;
+    if (mine !== shown) return;
     try {
-      const html = await fetchTable(step, seat);
+      const request = fetchTable(step, seat);
+      loading = request.catch(() => {});
+      const html = await request;
       if (mine !== shown) return;
       tableBox.innerHTML = html;
       root.dataset.shownStep = String(step);
