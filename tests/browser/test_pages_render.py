@@ -150,6 +150,35 @@ def test_a_dragged_slider_asks_for_few_tables_and_shows_where_it_stopped(
     assert page.console_errors == []
 
 
+def test_a_stalled_table_does_not_hold_the_next_step(
+    live_server, api, make_document, open_page, monkeypatch
+):
+    """The viewer waits for the table request in flight before asking for another, but
+    at most a second: a step whose answer stalls does not keep the next one from showing."""
+    from replays import selectors
+
+    record, _ = record_submit(document=make_document("gift_swap", seed=36))
+    answer = selectors.record_step_table_answer
+
+    def stalls_at_5(record_id, *, step, seat):
+        if step == 5:
+            time.sleep(4)
+        return answer(record_id, step=step, seat=seat)
+
+    monkeypatch.setattr(selectors, "record_step_table_answer", stalls_at_5)
+    page = open_page()
+    page.goto(f"{live_server.url}/records/{record.pk}/#step=3")
+    check_shown(page, api, record.pk, 3)
+    page.keyboard.press("ArrowRight")  # step 4 (its answer prefetched 5, which stalls)
+    check_shown(page, api, record.pk, 4)
+    page.keyboard.press("ArrowRight")  # step 5: waits for its stalled answer
+    page.keyboard.press("ArrowRight")  # step 6: asked after at most a second
+    started = time.monotonic()
+    check_shown(page, api, record.pk, 6)
+    assert time.monotonic() - started < 3, "the next step waited for the stalled one"
+    assert page.console_errors == []
+
+
 def test_a_permalink_opens_at_its_step_and_seat(live_server, api, make_document, open_page):
     record, _ = record_submit(document=make_document("gift_swap", seed=32))
     page = open_page()

@@ -14,8 +14,13 @@
   let step = 0, seat = "", timer = null, shown = 0;
   // The table request show() is waiting for: one at a time, so a slider dragged across
   // a thousand steps asks for the step it is on when the last answer came, not for each
-  // step it passed (every one of them a step the server draws, never to be shown).
+  // step it passed (every one of them a step the server draws, never to be shown). An
+  // answer that has not come after a second is waited for no longer: a stalled request
+  // never holds the viewer.
   let loading = Promise.resolve();
+  const WAIT_AT_MOST = 1000;  // ms
+  const settled = (promise) =>
+    Promise.race([promise, new Promise((done) => setTimeout(done, WAIT_AT_MOST))]);
 
   const tableUrl = (k, s) =>
     root.dataset.tableUrl.replace(/\/0\/table\/$/, "/" + k + "/table/") + (s === "" ? "" : "?seat=" + s);
@@ -108,7 +113,7 @@
     fillList(timeline);
     if (mine !== shown) return;
     if (timeline && timeline.steps && timeline.steps[step]) textBox.textContent = timeline.steps[step].text;
-    await loading;
+    await settled(loading);
     if (mine !== shown) return;
     try {
       const request = fetchTable(step, seat);
