@@ -289,10 +289,19 @@ def card_ids_in(value: Any, catalog: Mapping[str, Any]) -> set[str]:
 
 def and_list(words: Iterable[str]) -> str:
     """'Ana', 'Ana and Ben', 'Ana, Ben and Cy': how a sentence lists things."""
+    return _listed(words, "and")
+
+
+def or_list(words: Iterable[str]) -> str:
+    """'1', '1 or 2', '1, 2 or 3': how a sentence offers a choice."""
+    return _listed(words, "or")
+
+
+def _listed(words: Iterable[str], last: str) -> str:
     items = list(words)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def ordinal(number: int) -> str:

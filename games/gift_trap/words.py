@@ -17,7 +17,7 @@ from functools import lru_cache
 from math import prod
 from typing import Any
 
-from games.base import CardInfo, Event, seat_ref
+from games.base import CardInfo, Event, or_list, seat_ref
 from games.base import and_list as _and
 from games.gift_trap.cards import (
     CARD_PACK,
@@ -428,7 +428,7 @@ def _summed(kind: str, choices: list[set[Any]]) -> str | None:
         with_more = {frozenset({False}): "", frozenset({True}): " with Give More"}.get(
             frozenset(more), ", with or without Give More"
         )
-        receiving = _or([_seat(to) for to in sorted(receivers)])
+        receiving = or_list([_seat(to) for to in sorted(receivers)])
         return f"give gift {_or_numbers(gifts)} to {receiving}{with_more}"
     if kind == "gifttrap":
         return f"play GiftTRAP on gift {_or_numbers(choices[0])}"
@@ -436,11 +436,11 @@ def _summed(kind: str, choices: list[set[Any]]) -> str | None:
     if not tokens <= TOKEN_WORDS.keys():
         return None
     words = [words for token, words in TOKEN_WORDS.items() if token in tokens]
-    return f"put {_or(words)} on gift {_or_numbers(gifts)}"
+    return f"put {or_list(words)} on gift {_or_numbers(gifts)}"
 
 
 def _or_numbers(numbers: set[Any]) -> str:
-    return _or([str(number) for number in sorted(numbers)])
+    return or_list([str(number) for number in sorted(numbers)])
 
 
 # The type of each choice a move of each kind pairs (a give's gift, receiver and Give More;
@@ -450,13 +450,6 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "get": (str, int),
     "gifttrap": (int,),
 }
-
-
-def _or(words: Sequence[str]) -> str:
-    """'1', '1 or 2', '1, 2 or 3'."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def tell_move(event: Event, seat: int, before: Mapping[str, Any]) -> str:
