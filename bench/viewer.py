@@ -271,8 +271,8 @@ def _first_step_rows(
     workdir: Path, port: int, document: dict[str, Any], copies: int, per_record: int
 ) -> list[Row]:
     """A step's first visit after the preparation, p99 over ``copies * per_record`` samples
-    per path, each beside the bare view of its own bytes (the second ask of the bare
-    view, after each first visit: Django's cycle alone)."""
+    per path, each beside the bare view of its own bytes (asked once of each worker
+    first, so the timed answer is Django's cycle alone, never the file's read)."""
     prepare = _warm_up()
     if prepare is None:
         return []
@@ -299,7 +299,8 @@ def _first_step_rows(
             path = template.format(record=record_id, step=step, seat=SEAT)
             ours[name].append(servers.timed_get(port, path, clients[kind]))
             bare = _bare_of(workdir, port, path, "first-step")
-            servers.timed_get(port, bare, {})
+            # Both workers read its body once (the timed answer never reads the file).
+            servers.workers_warm(port, [bare], rounds=1)
             ref[name].append(servers.timed_get(port, bare, {}))
     rows = []
     for name, values in ours.items():
