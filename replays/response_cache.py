@@ -24,7 +24,11 @@ cached here; a record is always a finished game (the upload refuses others).
 
 Each process also keeps the bodies it served last (``LOCAL_BYTES``): a token
 names one immutable body, so a copy in memory is as good as the cache's once
-the token has been read, and saves fetching a large timeline again.
+the token has been read, and saves fetching a large timeline again. Only the bodies
+read through ``body_read`` (timelines, pages, a record's header) are kept so; a step's
+body, which ``bodies_read`` reads with its token in one round trip to Redis, never
+looks here, and copying each one in (30-60 KB a step of the longest game) churned the
+process's memory and pushed the timelines out.
 
 With the cache away (``core.cache``) every read takes a token nobody else knows, so
 the body is built from the database; a write's token drop that failed is kept and
@@ -257,13 +261,19 @@ def bodies_store(token_name: str, token: str, bodies: dict[str, bytes], timeout:
         cache_failed(exc)
 
 
-def body_store(key: str, body: bytes) -> None:
+def body_store(key: str, body: bytes, *, read_here: bool = True) -> None:
+    """Keep a body in the cache, and in this process (``local_bodies``) when it is read
+    here: ``read_here=False`` for a step's body, read only by ``bodies_read``, which
+    with Redis never looks in this process (without Redis it reads through ``body_read``,
+    so the copy is kept)."""
     try:
         client = shared_redis()
         if client is None:
             cache.set(key, body, BODY_TIMEOUT)
         else:
             client.set(cache.make_key(key), body, ex=BODY_TIMEOUT)
+            if not read_here:
+                return
     except CACHE_ERRORS as exc:
         cache_failed(exc)
     local_bodies.put(key, body)
@@ -292,9 +302,9 @@ def bodies_read(token_name: str, variants: Sequence[str]) -> tuple[str | None, l
     it: the first is the body wanted; the others (what building it needs) are read only
     if it is missing (else None).
 
-    With Redis, in one round trip (``BODIES_SCRIPT``); bodies found are kept in this
-    process as ``body_read`` keeps them. Nothing is made: a caller that needs a token to
-    store under takes it with ``token_taken``.
+    With Redis, in one round trip (``BODIES_SCRIPT``), nothing kept in this process (no
+    read of these bodies looks there); without it, through ``body_read``. Nothing is
+    made: a caller that needs a token to store under takes it with ``token_taken``.
     """
     missing: list[bytes | None] = [None] * len(variants)
     try:
@@ -327,14 +337,12 @@ def bodies_read(token_name: str, variants: Sequence[str]) -> tuple[str | None, l
         return None, missing
     token = reply[0].decode()
     bodies: list[bytes | None] = list(reply[1:]) + [None] * (len(variants) + 1 - len(reply))
-    for variant, body in zip(variants, bodies, strict=True):
-        if body is not None:
-            local_bodies.put(body_name(token_name, token, variant), body)
     return token, bodies
 
 
 class StoredAfterResponse(HttpResponse):
-    """A response whose body is stored in the cache once it has been sent.
+    """A response whose body (a step's: its JSON or its table) is stored in the cache once
+    it has been sent, and kept in this process only without Redis (``body_store``).
 
     Why: a body built on a miss was stored before the answer left (one more round trip
     the visitor waited for). The server calls ``close()`` after writing the response; a
@@ -348,7 +356,7 @@ class StoredAfterResponse(HttpResponse):
 
     def close(self) -> None:
         try:
-            body_store(self.cache_key, self.content)
+            body_store(self.cache_key, self.content, read_here=False)
         finally:
             super().close()
 

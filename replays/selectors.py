@@ -310,7 +310,7 @@ class StepAnswer:
 
     def stored(self) -> bytes:
         if self.key is not None:
-            response_cache.body_store(self.key, self.body)
+            response_cache.body_store(self.key, self.body, read_here=False)
         return self.body
 
 

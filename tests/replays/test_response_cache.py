@@ -265,3 +265,25 @@ def test_cached_answers_are_still_throttled(settings, make_document):
     assert api.get("/api/records/").status_code == 429
     other = APIClient(REMOTE_ADDR="10.1.2.3")
     assert other.get(url).status_code == 200  # another address is counted apart
+
+
+def test_only_bodies_read_from_this_process_are_kept_in_it(api, make_document, each_cache):
+    """A step's bodies (its JSON, its table) are read with their token in one round trip
+    to Redis, never from this process's copies: with Redis they are not copied into it
+    (30-60 KB a step of a long game, they churned its memory and pushed out the
+    timelines, which are read here first). Without Redis they are read through this
+    process's copies, so they are kept. Either way a second visit gets the same bytes."""
+    record_id = upload(make_document("gift_economy", seed=3, players=3))
+    paths = [
+        f"/api/records/{record_id}/steps/2/",
+        f"/api/records/{record_id}/steps/3/?seat=1",
+        f"/records/{record_id}/steps/2/table/",
+        f"/records/{record_id}/steps/3/table/?seat=1",
+    ]
+    first = [api.get(path).content for path in paths]
+    assert api.get(f"/api/records/{record_id}/timeline/").status_code == 200
+    kept = list(response_cache.local_bodies.items)
+    steps = [key for key in kept if ":step:" in key or ":table:" in key]
+    assert any(":timeline:" in key for key in kept)
+    assert len(steps) == (0 if each_cache == "redis" else len(paths))
+    assert [api.get(path).content for path in paths] == first
