@@ -5,10 +5,10 @@ once per process: the cost of Django's request cycle and nothing else, so a
 product endpoint's figure can be put against the same body in the same run.
 
 The bodies a process read are kept up to ``KEPT_BYTES`` in all, the oldest dropped
-first. Kept without a bound, the viewer group's 2,304 never-asked steps left 50-60 MB
+first. Kept without a bound, the viewer group's 2,304 never-asked steps left about 50 MB
 of bodies in each web worker, the very processes whose answers the bench times: the
-product's first visits there got slower as the heap grew (p50 1.31-1.90 ms against
-1.07-1.46 with the bound, in runs of the same code), a cost no server of the product
+product's first visits there got slower as the heap grew (p50 1.26-1.90 ms against
+1.07-1.65 with the bound, in runs of the same code), a cost no server of the product
 carries.
 """
 
