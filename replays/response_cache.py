@@ -157,7 +157,7 @@ def body_name(token_name: str, token: str, variant: str) -> str:
     return f"rc:body:{token_name}:{token}:{variant}"
 
 
-class _LocalBodies:
+class LocalBodies:
     """The bodies this process served last, up to ``limit`` bytes (least recently used out)."""
 
     def __init__(self, limit: int) -> None:
@@ -185,7 +185,7 @@ class _LocalBodies:
         self.size = 0
 
 
-local_bodies = _LocalBodies(LOCAL_BYTES)
+local_bodies = LocalBodies(LOCAL_BYTES)
 
 
 # --- reads -------------------------------------------------------------------------------
