@@ -109,6 +109,47 @@ def test_a_long_game_not_told_yet_fills_its_move_list_in_the_browser(
     assert page.console_errors == []
 
 
+def test_an_opened_list_of_moves_stays_open_as_the_viewer_steps(
+    live_server, api, make_document, open_page
+):
+    """Each step's table comes with its list of moves folded; a viewer who opens it keeps
+    it open from step to step (through a step without a list too) until folding it."""
+    record, _ = record_submit(document=make_document("gift_trap", seed=35, players=4))
+
+    def has_list(step: int) -> bool:
+        body = api.get(f"/records/{record.pk}/steps/{step}/table/").content.decode()
+        return 'class="moves-list"' in body
+
+    listed = [k for k in range(record.num_events + 1) if has_list(k)]
+    first = next(k for k in listed if k + 1 in listed)
+    without = next(k for k in range(first + 1, record.num_events) if k not in listed)
+    after = next(k for k in listed if k > without)
+    page = open_page()
+    page.goto(f"{live_server.url}/records/{record.pk}/#step={first}")
+    wait_for_step(page, first)
+    is_open = "document.querySelector('#table details.moves-list').open"
+    assert page.evaluate(is_open) is False, "a table's list of moves comes folded"
+    page.click("#table details.moves-list summary")
+    page.keyboard.press("ArrowRight")
+    wait_for_step(page, first + 1)
+    assert page.evaluate(is_open) is True
+    page.evaluate(f"location.hash = '#step={without}'")
+    wait_for_step(page, without)
+    assert page.query_selector("#table details.moves-list") is None
+    page.evaluate(f"location.hash = '#step={after}'")
+    wait_for_step(page, after)
+    assert page.evaluate(is_open) is True, "a step without a list forgets nothing"
+    page.click("#table details.moves-list summary")
+    page.keyboard.press("ArrowLeft")
+    wait_for_step(page, after - 1)
+    if (after - 1) in listed:
+        assert page.evaluate(is_open) is False
+    page.evaluate(f"location.hash = '#step={first}'")
+    wait_for_step(page, first)
+    assert page.evaluate(is_open) is False, "folded again, it stays folded"
+    assert page.console_errors == []
+
+
 def test_a_dragged_slider_asks_for_few_tables_and_shows_where_it_stopped(
     live_server, api, make_document, open_page, monkeypatch
 ):

@@ -12,6 +12,10 @@
   const playButton = $("play"), speedSelect = $("speed"), textBox = $("step-text");
   const tables = new Map(), timelines = new Map();
   let step = 0, seat = "", timer = null, shown = 0;
+  // Whether the viewer opened the table's list of moves ("What Ben may do"): each step's
+  // table comes folded, and one studying the choices step by step keeps it open. A step
+  // without a list (the end, a deal) leaves the choice as it was.
+  let movesOpen = false;
   // The table request show() is waiting for: one at a time, so a slider dragged across
   // a thousand steps asks for the step it is on when the last answer came, not for each
   // step it passed (every one of them a step the server draws, never to be shown). An
@@ -120,7 +124,11 @@
       loading = request.catch(() => {});
       const html = await request;
       if (mine !== shown) return;
+      const before = tableBox.querySelector("details.moves-list");
+      if (before) movesOpen = before.open;  // set as the click lands (its toggle event comes later)
       tableBox.innerHTML = html;
+      const moves = tableBox.querySelector("details.moves-list");
+      if (moves && movesOpen) moves.open = true;
       root.dataset.shownStep = String(step);
       root.dataset.shownSeat = seat;
     } catch (error) {
