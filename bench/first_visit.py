@@ -1,7 +1,7 @@
 """Where a step's first visit goes, phase by phase, in one process: a tool, not a figure.
 
     .venv/bin/python -m bench.first_visit [--records 6] [--per-record 48] [--seat N]
-                                          [--between none|sleep|copy]
+                                          [--between none|sleep|copy] [--listed]
 
 The bench's first-visit rows (``bench.viewer``) say how a step's first visit compares with
 a bare view over HTTP; this says what the visit spends its time on. It stores
@@ -11,7 +11,9 @@ fragment of never-asked steps (each in a snapshot window of its own, as the benc
 them) in the phases ``replays.selectors.record_step_table`` goes through: the one Redis
 read (the record's token, the header, the snapshot), the header and the position (the
 snapshot and up to ``state_cache.EVERY - 1`` events), the legal events, the moves'
-labels, and the view and its drawing (``replays.tables.table_html``). It then times the
+labels (none for the table the viewer asks for first, its list of moves folded; with
+``--listed``, the table a visitor who opened the list asks for), and the view and its
+drawing (``replays.tables.table_html``). It then times the
 page's own path (``selectors.record_step_table_answer``) on as many other never-asked
 steps, so that a split drifting from the code shows as a difference between the two
 totals.
@@ -64,7 +66,7 @@ def _between(kind: str) -> Callable[[], None]:
     return lambda: None
 
 
-def _phased_visit(record_id: int, step: int, seat: int | None) -> dict[str, float]:
+def _phased_visit(record_id: int, step: int, seat: int | None, listed: bool) -> dict[str, float]:
     """One first visit of the table fragment, split as ``record_step_table`` does it."""
     from games.base import CHANCE
     from replays import response_cache, selectors
@@ -74,7 +76,7 @@ def _phased_visit(record_id: int, step: int, seat: int | None) -> dict[str, floa
     took: dict[str, float] = {}
     start = time.perf_counter()
     token_name = response_cache.record_token_name(record_id)
-    variant = response_cache.table_variant(step, seat)
+    variant = response_cache.table_variant(step, seat, listed=listed)
     token, found = response_cache.bodies_read(token_name, [variant, *selectors.step_needs(step)])
     if found[0] is not None:
         raise RuntimeError(f"step {step} of record {record_id} was asked before")
@@ -94,11 +96,17 @@ def _phased_visit(record_id: int, step: int, seat: int | None) -> dict[str, floa
     legal = {mover: engine.legal_events(state, mover) for mover in movers}
     mark = time.perf_counter()
     took["legal events"], start = mark - start, mark
-    summary = table_summarizer(engine.slug)
-    moves = step_move_words(engine, state, movers, at.players, legal=legal, summary=summary)
+    moves = None
+    if listed:
+        summary = table_summarizer(engine.slug)
+        moves = step_move_words(engine, state, movers, at.players, legal=legal, summary=summary)
     mark = time.perf_counter()
     took["labels"], start = mark - start, mark
-    table_html(engine, state, seat=seat, players=at.players, moves=moves, legal=legal).encode()
+    later = not listed
+    drawn = table_html(
+        engine, state, seat=seat, players=at.players, moves=moves, legal=legal, moves_later=later
+    )
+    drawn.encode()
     took["view and drawing"] = time.perf_counter() - start
     return took
 
@@ -108,7 +116,7 @@ def _ms(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-def run(records: int, per_record: int, seat: int | None, between: str) -> None:
+def run(records: int, per_record: int, seat: int | None, between: str, listed: bool) -> None:
     from django.conf import settings
 
     from bench.viewer import _store_copy, _warm_up, long_game
@@ -129,12 +137,12 @@ def run(records: int, per_record: int, seat: int | None, between: str) -> None:
     whole = _samples(events, ids[records:], per_record, seed=2)
     pause = _between(between)
     for record_id, step in phased[:8]:  # the process's first visits: imports, memo tables
-        _phased_visit(record_id, step, seat)
+        _phased_visit(record_id, step, seat, listed)
     split: dict[str, list[float]] = {name: [] for name in PHASES}
     totals: list[float] = []
     for record_id, step in phased[8:]:
         pause()
-        took = _phased_visit(record_id, step, seat)
+        took = _phased_visit(record_id, step, seat, listed)
         for name in PHASES:
             split[name].append(took[name])
         totals.append(sum(took.values()))
@@ -142,9 +150,10 @@ def run(records: int, per_record: int, seat: int | None, between: str) -> None:
     for record_id, step in whole:
         pause()
         start = time.perf_counter()
-        selectors.record_step_table_answer(record_id, step=step, seat=seat)
+        selectors.record_step_table_answer(record_id, step=step, seat=seat, listed=listed)
         real.append(time.perf_counter() - start)
     viewer = "everyone" if seat is None else f"seat {seat}"
+    viewer += ", its moves listed" if listed else ", its moves folded"
     print(
         f"{len(totals)} first visits of the table fragment ({viewer}), "
         f"{events:,}-event game, between visits: {between}"
@@ -163,6 +172,9 @@ def main() -> None:
     parser.add_argument("--per-record", type=int, default=48, help="steps of each (48)")
     parser.add_argument("--seat", type=int, default=None, help="a seat's table (everyone's)")
     parser.add_argument("--between", choices=("none", "sleep", "copy"), default="none")
+    parser.add_argument(
+        "--listed", action="store_true", help="the table with its moves listed (folded)"
+    )
     args = parser.parse_args()
     server, admin = database_fresh(parser, DATABASE)
     try:
@@ -179,7 +191,7 @@ def main() -> None:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
-        run(args.records, args.per_record, args.seat, args.between)
+        run(args.records, args.per_record, args.seat, args.between, args.listed)
     finally:
         database_drop(admin, DATABASE)
 

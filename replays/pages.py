@@ -81,10 +81,16 @@ def record_embed_page(request: HttpRequest, record_id: int) -> HttpResponse:
 
 def record_step_table_fragment(request: HttpRequest, record_id: int, step: int) -> HttpResponse:
     """The table at one step as an HTML fragment (what the viewer swaps in); a table drawn
-    now is kept once the answer is sent (``response_cache.StoredAfterResponse``)."""
+    now is kept once the answer is sent (``response_cache.StoredAfterResponse``).
+
+    Its list of moves comes folded and empty unless asked for (``?moves=listed``): the
+    viewer asks for it once the visitor opens the list (``tables.folded_moves_list``)."""
     seat = whole_number(request.GET.get("seat", ""))
+    listed = request.GET.get("moves") == "listed"
     try:
-        answer = selectors.record_step_table_answer(record_id, step=step, seat=seat)
+        answer = selectors.record_step_table_answer(
+            record_id, step=step, seat=seat, listed=listed
+        )
     except ServiceError as exc:
         return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
     if answer.key is None:

@@ -126,13 +126,14 @@ def timeline_variant(seat: int | None) -> str:
     return f"timeline:{WORDS_VERSION}:{seat}"
 
 
-def table_variant(step: int, seat: int | None) -> str:
-    """A step's table drawn as HTML for one viewer: everyone (None) or one seat.
+def table_variant(step: int, seat: int | None, *, listed: bool = True) -> str:
+    """A step's table drawn as HTML for one viewer: everyone (None) or one seat; with its
+    list of moves in words (``listed``) or folded, to be asked for when opened.
 
     The seat is part of the key, as for the step's JSON: a seat's table shows its own
     hidden cards, and is never the body served to another seat or to everyone.
     """
-    return f"table:{WORDS_VERSION}:{DRAWING_VERSION}:{step}:{seat}"
+    return f"table:{WORDS_VERSION}:{DRAWING_VERSION}:{step}:{seat}" + ("" if listed else ":folded")
 
 
 def page_variant() -> str:

@@ -266,18 +266,27 @@ def record_step_table(
     seat: int | None,
     players: list[str] | None = None,
     saved: bytes | None = None,
+    listed: bool = True,
 ) -> str:
-    """The table at ``step`` drawn as HTML for that viewer (the replay page swaps it in)."""
+    """The table at ``step`` drawn as HTML for that viewer (the replay page swaps it in);
+    its list of moves in words, or (``listed=False``) folded and counted only, for the
+    viewer to ask for the listed table when it is opened (``tables.folded_moves_list``)."""
     at = record_step_position(record, step=step, seat=seat, players=players, saved=saved)
     engine, state = at.engine, at.state
     movers = [m for m in engine.to_move(state) if m != CHANCE and seat in (None, m)]
     legal = {mover: engine.legal_events(state, mover) for mover in movers}
+    if not listed:
+        return table_html(
+            engine, state, seat=seat, players=at.players, legal=legal, moves_later=True
+        )
     summary = table_summarizer(engine.slug)
     moves = step_move_words(engine, state, movers, at.players, legal=legal, summary=summary)
     return table_html(engine, state, seat=seat, players=at.players, moves=moves, legal=legal)
 
 
-def record_step_table_body(record_id: int, *, step: int, seat: int | None) -> bytes:
+def record_step_table_body(
+    record_id: int, *, step: int, seat: int | None, listed: bool = True
+) -> bytes:
     """The table at ``step`` as UTF-8 HTML for that viewer, cached per seat under the
     record's token, as the step's JSON is (``replays.response_cache.table_variant``).
 
@@ -285,18 +294,23 @@ def record_step_table_body(record_id: int, *, step: int, seat: int | None) -> by
     so a seat's hidden cards are only ever in that seat's body. A refused step or seat
     raises as ``record_step_table`` does, and nothing is stored.
     """
-    return record_step_table_answer(record_id, step=step, seat=seat).stored()
+    return record_step_table_answer(record_id, step=step, seat=seat, listed=listed).stored()
 
 
-def record_step_table_answer(record_id: int, *, step: int, seat: int | None) -> StepAnswer:
+def record_step_table_answer(
+    record_id: int, *, step: int, seat: int | None, listed: bool = True
+) -> StepAnswer:
     """``record_step_table_body``, the body not stored yet if it was drawn now (the page
     stores it once its answer is sent: ``StepAnswer``)."""
 
     def draw(record: Record, players: list[str], saved: bytes | None) -> bytes:
-        table = record_step_table(record, step=step, seat=seat, players=players, saved=saved)
+        table = record_step_table(
+            record, step=step, seat=seat, players=players, saved=saved, listed=listed
+        )
         return table.encode()
 
-    return _step_answer(record_id, response_cache.table_variant(step, seat), step, draw)
+    variant = response_cache.table_variant(step, seat, listed=listed)
+    return _step_answer(record_id, variant, step, draw)
 
 
 @dataclass(frozen=True)

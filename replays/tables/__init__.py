@@ -81,6 +81,7 @@ def table_html(
     players: list[str],
     moves: Sequence[tuple[int, str]] | None = None,
     legal: Mapping[int, list[dict[str, Any]]] | None = None,
+    moves_later: bool = False,
 ) -> str:
     """A state drawn for one viewer: only its ``view`` reaches the drawing module.
 
@@ -88,6 +89,9 @@ def table_html(
     ``replays.timeline.step_move_words``) are listed in words under the turn line: what
     the players to move may do. ``legal``: seats'
     legal events in ``state``, when the caller has them (``games.play.waiting_for``).
+    ``moves_later``: no ``moves``; the list is drawn folded and empty, its summary counting
+    ``legal``'s moves, for the replay viewer to fetch the listed table when it is opened
+    (``folded_moves_list``).
     """
     over = engine.is_over(state)
     shown = seat is None or engine.scores_public or over
@@ -102,6 +106,10 @@ def table_html(
         is_over=over,
         result=engine.result(state).to_json() if over else None,
     )
+    if moves_later:
+        if legal is None:
+            raise ValueError("a list of moves drawn later counts the legal moves: pass them")
+        return str(table_draw(table, later=legal))
     count = None
     if moves and legal is not None:
         count = sum(len(legal.get(s, ())) for s in dict.fromkeys(s for s, _ in moves))
@@ -109,14 +117,47 @@ def table_html(
 
 
 def table_draw(
-    table: Table, *, moves: Sequence[tuple[int, str]] | None = None, count: int | None = None
+    table: Table,
+    *,
+    moves: Sequence[tuple[int, str]] | None = None,
+    count: int | None = None,
+    later: Mapping[int, list[dict[str, Any]]] | None = None,
 ) -> Html:
-    """The table drawn by the game's module, under a line saying whose turn it is."""
+    """The table drawn by the game's module, under a line saying whose turn it is; the
+    list of moves listed (``moves``) or folded to be fetched later (``later``: the movers'
+    legal events, counted)."""
+    if later is not None:
+        listing = folded_moves_list(table, later)
+    else:
+        listing = _moves_list(table, moves, count) if moves else ""
+    turn = el("p", turn_sentence(table), cls="turn")
+    return el("div", turn, listing, _module(table.game).draw(table))
+
+
+def _moves_summary(table: Table, seats: Sequence[int], number: int) -> Html:
+    """'What Ben may do (6 moves)'."""
+    who = "you" if list(seats) == [table.seat] else and_list([table.name(s) for s in seats])
+    said = f"{number} move" + ("s" if number != 1 else "")
+    return el("summary", f"What {who} may do ({said})")
+
+
+def folded_moves_list(table: Table, legal: Mapping[int, list[dict[str, Any]]]) -> Html:
+    """The list of moves as the replay viewer first shows it: folded, with the summary the
+    listed one has (the same seats, the same count) and nothing in it yet.
+
+    Why: most visitors never open it, and its words were a quarter of drawing everyone's
+    table at a step's first visit (docs/performance.md). The viewer asks for the listed
+    table (``?moves=listed``) when the list is opened, and keeps asking for it while the
+    list stays open. A seat with no legal move is not named, as in the listed one."""
+    seats = [seat for seat, events in legal.items() if events]
+    if not seats:
+        return Html("")
     return el(
-        "div",
-        el("p", turn_sentence(table), cls="turn"),
-        _moves_list(table, moves, count) if moves else "",
-        _module(table.game).draw(table),
+        "details",
+        _moves_summary(table, seats, sum(len(legal[s]) for s in seats)),
+        el("p", "Listing the moves\u2026", cls="muted"),
+        cls="moves-list",
+        data_later=True,
     )
 
 
@@ -131,9 +172,7 @@ def _moves_list(
     of a step's first visit (everyone's 504 in GiftTRAP's giving, before they were summed up).
     """
     seats = list(dict.fromkeys(seat for seat, _ in moves))
-    who = "you" if seats == [table.seat] else and_list([table.name(s) for s in seats])
     number = len(moves) if count is None else count
-    said = f"{number} move" + ("s" if number != 1 else "")
     # Each seat's name and each label escaped once: in a giving, the eight seats' moves
     # are the same few labels (escaping is per character, so the parts escaped apart
     # read as the whole escaped at once).
@@ -141,7 +180,7 @@ def _moves_list(
     items = "".join([f"{prefixes[seat]}{esc(label)}</li>" for seat, label in moves])
     return el(
         "details",
-        el("summary", f"What {who} may do ({said})"),
+        _moves_summary(table, seats, number),
         Html(f"<ul>{items}</ul>"),
         cls="moves-list",
     )

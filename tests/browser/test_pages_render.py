@@ -112,8 +112,9 @@ def test_a_long_game_not_told_yet_fills_its_move_list_in_the_browser(
 def test_an_opened_list_of_moves_stays_open_as_the_viewer_steps(
     live_server, api, make_document, open_page
 ):
-    """Each step's table comes with its list of moves folded; a viewer who opens it keeps
-    it open from step to step (through a step without a list too) until folding it."""
+    """Each step's table comes with its list of moves folded and empty; opened, the moves
+    are fetched and listed, and a viewer who keeps it open has it open and listed from step
+    to step (through a step without a list too) until folding it."""
     record, _ = record_submit(document=make_document("gift_trap", seed=35, players=4))
 
     def has_list(step: int) -> bool:
@@ -128,17 +129,23 @@ def test_an_opened_list_of_moves_stays_open_as_the_viewer_steps(
     page.goto(f"{live_server.url}/records/{record.pk}/#step={first}")
     wait_for_step(page, first)
     is_open = "document.querySelector('#table details.moves-list').open"
+    items = "#table details.moves-list li"
     assert page.evaluate(is_open) is False, "a table's list of moves comes folded"
+    assert page.query_selector(items) is None, "and empty"
     page.click("#table details.moves-list summary")
+    page.wait_for_selector(items)
+    assert page.evaluate(is_open) is True, "listed, and still open"
     page.keyboard.press("ArrowRight")
     wait_for_step(page, first + 1)
     assert page.evaluate(is_open) is True
+    page.wait_for_selector(items)
     page.evaluate(f"location.hash = '#step={without}'")
     wait_for_step(page, without)
     assert page.query_selector("#table details.moves-list") is None
     page.evaluate(f"location.hash = '#step={after}'")
     wait_for_step(page, after)
     assert page.evaluate(is_open) is True, "a step without a list forgets nothing"
+    page.wait_for_selector(items)
     page.click("#table details.moves-list summary")
     page.keyboard.press("ArrowLeft")
     wait_for_step(page, after - 1)
@@ -201,10 +208,10 @@ def test_a_stalled_table_does_not_hold_the_next_step(
     record, _ = record_submit(document=make_document("gift_swap", seed=36))
     answer = selectors.record_step_table_answer
 
-    def stalls_at_5(record_id, *, step, seat):
+    def stalls_at_5(record_id, *, step, **kwargs):
         if step == 5:
             time.sleep(4)
-        return answer(record_id, step=step, seat=seat)
+        return answer(record_id, step=step, **kwargs)
 
     monkeypatch.setattr(selectors, "record_step_table_answer", stalls_at_5)
     page = open_page()

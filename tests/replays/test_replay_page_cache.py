@@ -79,8 +79,8 @@ def test_the_embed_snippet_names_the_host_each_visitor_asked(make_document, sett
 def test_the_kept_table_is_everyones_after_a_seat_asked_first(client, make_document, game):
     """A seat's table at step 0 asked first (its hand in it) is never the page's table."""
     record_id = upload(make_document(game, seed=11))
-    seat0 = client.get(f"/records/{record_id}/steps/0/table/?seat=0").content.decode()
-    everyone = client.get(f"/records/{record_id}/steps/0/table/").content.decode()
+    seat0 = client.get(f"/records/{record_id}/steps/0/table/?seat=0&moves=listed").content.decode()
+    everyone = client.get(f"/records/{record_id}/steps/0/table/?moves=listed").content.decode()
     page = client.get(f"/records/{record_id}/").content.decode()
     assert everyone in page
     if seat0 != everyone:

@@ -135,20 +135,32 @@ def test_a_full_memo_keeps_what_every_table_says(monkeypatch):
     assert len(asked) == 21
 
 
-def test_a_tables_first_visit_is_kept_once_the_answer_is_sent(make_document):
+@pytest.mark.parametrize("listed", [False, True], ids=["folded", "listed"])
+def test_a_tables_first_visit_is_kept_once_the_answer_is_sent(make_document, listed):
+    """Each of a step's two tables (its list of moves folded, as the viewer first asks
+    for it, or listed: ``?moves=listed``) is drawn, answered, then kept under its own key."""
     record_id = upload(make_document("secret_santa", seed=5, players=4))
     record = Record.objects.get(pk=record_id)
-    request = RequestFactory().get(f"/records/{record_id}/steps/7/table/?seat=2")
-    response = pages.record_step_table_fragment(request, record_id, 7)
+    # A step where seat 2 may move (its table has a list of moves), drawn without the cache.
+    step = next(
+        k for k in range(1, 40) if "may do" in selectors.record_step_table(record, step=k, seat=2)
+    )
+    query = "?seat=2&moves=listed" if listed else "?seat=2"
+    request = RequestFactory().get(f"/records/{record_id}/steps/{step}/table/{query}")
+    response = pages.record_step_table_fragment(request, record_id, step)
     assert response.status_code == 200
-    assert response.content.decode() == selectors.record_step_table(record, step=7, seat=2)
+    drawn = selectors.record_step_table(record, step=step, seat=2, listed=listed)
+    assert response.content.decode() == drawn
+    assert ("<li>" in drawn) is listed, "seat 2's moves listed, or folded and left out"
     token_name = response_cache.record_token_name(record_id)
-    variant = response_cache.table_variant(7, 2)
+    other = response_cache.table_variant(step, 2, listed=not listed)
+    variant = response_cache.table_variant(step, 2, listed=listed)
     assert response_cache.bodies_read(token_name, [variant])[1] == [None], "not kept yet"
     response.close()  # the server closes a response once it has sent it
     response_cache.local_bodies.clear()
     assert response_cache.bodies_read(token_name, [variant])[1] == [response.content]
-    again = pages.record_step_table_fragment(request, record_id, 7)
+    assert response_cache.bodies_read(token_name, [other])[1] == [None], "the other table"
+    again = pages.record_step_table_fragment(request, record_id, step)
     assert not isinstance(again, response_cache.StoredAfterResponse), "read from the cache"
     assert again.content == response.content
 

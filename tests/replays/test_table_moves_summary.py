@@ -103,3 +103,46 @@ def test_an_eight_player_giving_is_said_seat_by_seat():
     assert items[0].startswith("Give gift 1, 2, 3, 4, 5, 6, 7, 8 or 9 to ")
     assert NAMES[3] not in items[0]
     assert all(NAMES[s] in items[0] for s in range(8) if s != 3)
+
+
+FOLDED = re.compile(
+    r'<details class="moves-list" data-later=""><summary>(What .*? may do \(\d+ moves?\))'
+    r'</summary><p class="muted">Listing the moves&#8230;</p></details>'
+)
+
+
+@pytest.mark.parametrize("engine", all_engines(), ids=lambda engine: engine.slug)
+def test_a_folded_list_is_the_listed_tables_with_its_moves_left_out(engine):
+    """What the replay viewer fetches at each step (``listed=False``) is the listed table
+    with only the list's items left out: the same summary (who, how many), the same table
+    around it; where nobody may move, the same bytes."""
+    players = engine.max_players
+    document = simulated_document(
+        engine.slug, num_players=players, rng=random.Random(9), simulated=False
+    )
+    names = NAMES[:players]
+    states = list(replay_states(engine, players, document["options"], document["events"]))
+    folded_seen = 0
+    for state in states[:: max(1, len(states) // 40)]:
+        for seat in [None, *range(players)]:
+            _movers, legal, listed = drawn(engine, state, seat, names)
+            folded = table_html(
+                engine, state, seat=seat, players=names, legal=legal, moves_later=True
+            )
+            if not any(legal.values()):
+                assert folded == listed
+                continue
+            folded_seen += 1
+            summary = FOLDED.search(folded)
+            assert summary is not None, folded[:300]
+            whole = LIST.search(listed)
+            assert whole is not None
+            assert html.unescape(summary.group(1)) == html.unescape(
+                f"What {whole.group(1)} may do ({whole.group(2)} move"
+                + ("s)" if whole.group(2) != "1" else ")")
+            )
+            assert folded[: summary.start()] + folded[summary.end() :] == (
+                listed[: whole.start()] + listed[whole.end() :]
+            )
+            assert "<li>" not in folded[summary.start() : summary.end()]
+    assert folded_seen > 10

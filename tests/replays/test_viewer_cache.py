@@ -23,8 +23,10 @@ pytestmark = pytest.mark.django_db
 DATA_CARD = re.compile(r'data-card="([^"]+)"')
 
 
-def fragment(client, record_id: int, step: int, seat: int | None) -> str:
-    query = "" if seat is None else f"?seat={seat}"
+def fragment(client, record_id: int, step: int, seat: int | None, *, listed: bool = False) -> str:
+    """The table as the viewer fetches it: its list of moves folded, or ``listed``."""
+    params = ([] if seat is None else [f"seat={seat}"]) + (["moves=listed"] if listed else [])
+    query = "?" + "&".join(params) if params else ""
     response = client.get(f"/records/{record_id}/steps/{step}/table/{query}")
     assert response.status_code == 200
     return response.content.decode()
@@ -47,9 +49,10 @@ def test_a_cached_table_is_only_ever_its_own_viewers(client, make_document, game
     for order in (viewers, viewers[::-1], viewers):  # built, then read back twice
         for k in (1, last // 2, last - 1):
             drawn = {}
-            for seat in order:
-                html = fragment(client, record_id, k, seat)
-                assert html == selectors.record_step_table(record, step=k, seat=seat)
+            for seat, listed in ((seat, listed) for seat in order for listed in (False, True)):
+                html = fragment(client, record_id, k, seat, listed=listed)
+                drawn_now = selectors.record_step_table(record, step=k, seat=seat, listed=listed)
+                assert html == drawn_now
                 cards = set(DATA_CARD.findall(html))
                 if seat is not None:
                     assert cards <= card_ids_in(engine.view(states[k], seat), catalog)
@@ -249,7 +252,7 @@ def test_a_steps_first_visit_reads_its_snapshot_with_its_body(
         monkeypatch.setattr(state_cache, "events_between", real_between)
         fresh = selectors.record_step_view(record, step=step, seat=seat)
         assert body == json.loads(json.dumps(fresh))
-        assert table == selectors.record_step_table(record, step=step, seat=seat)
+        assert table == selectors.record_step_table(record, step=step, seat=seat, listed=False)
     # Evicted from under the token: read by digest, the same step.
     token_name = response_cache.record_token_name(record_id)
     token = response_cache.token_taken(token_name)

@@ -102,10 +102,15 @@ def test_a_step_says_in_words_what_the_player_to_move_may_do(client, api, make_d
     step = 3
     body = api.get(f"/api/records/{stored.pk}/steps/{step}/").json()
     mover = body["moves"][0]["seat"]
-    page = client.get(f"/records/{stored.pk}/steps/{step}/table/").content.decode()
-    assert f"What {body['players'][mover]} may do ({len(body['moves'])} move" in page
+    page = client.get(f"/records/{stored.pk}/steps/{step}/table/?moves=listed").content.decode()
+    said = f"What {body['players'][mover]} may do ({len(body['moves'])} move"
+    assert said in page
     for move in body["moves"]:
         assert move["label"].replace("'", "&#x27;") in page
+    folded = client.get(f"/records/{stored.pk}/steps/{step}/table/").content.decode()
+    assert said in folded, "the viewer's table says who may do how much, folded"
+    assert not any(move["label"].replace("'", "&#x27;") in folded for move in body["moves"])
     others = [s for s in range(3) if s != mover]
-    watcher = client.get(f"/records/{stored.pk}/steps/{step}/table/?seat={others[0]}")
-    assert "may do" not in watcher.content.decode(), "a seat is shown only its own moves"
+    for query in ("", "&moves=listed"):
+        watcher = client.get(f"/records/{stored.pk}/steps/{step}/table/?seat={others[0]}{query}")
+        assert "may do" not in watcher.content.decode(), "a seat is shown only its own moves"

@@ -14,7 +14,9 @@
   let step = 0, seat = "", timer = null, shown = 0;
   // Whether the viewer opened the table's list of moves ("What Ben may do"): each step's
   // table comes folded, and one studying the choices step by step keeps it open. A step
-  // without a list (the end, a deal) leaves the choice as it was.
+  // without a list (the end, a deal) leaves the choice as it was. A folded list comes
+  // empty (data-later): the table with its moves in words is asked for once it is
+  // opened, and for every step while it stays open.
   let movesOpen = false;
   // The table request show() is waiting for: one at a time, so a slider dragged across
   // a thousand steps asks for the step it is on when the last answer came, not for each
@@ -26,13 +28,18 @@
   const settled = (promise) =>
     Promise.race([promise, new Promise((done) => setTimeout(done, WAIT_AT_MOST))]);
 
-  const tableUrl = (k, s) =>
-    root.dataset.tableUrl.replace(/\/0\/table\/$/, "/" + k + "/table/") + (s === "" ? "" : "?seat=" + s);
+  function tableUrl(k, s, listed) {
+    const params = new URLSearchParams();
+    if (s !== "") params.set("seat", s);
+    if (listed) params.set("moves", "listed");
+    const query = params.toString();
+    return root.dataset.tableUrl.replace(/\/0\/table\/$/, "/" + k + "/table/") + (query ? "?" + query : "");
+  }
 
-  function fetchTable(k, s) {
-    const key = s + ":" + k;
+  function fetchTable(k, s, listed) {
+    const key = s + ":" + k + (listed ? ":listed" : "");
     if (!tables.has(key)) {
-      const request = fetch(tableUrl(k, s), {headers: {"Accept": "text/html"}}).then((r) =>
+      const request = fetch(tableUrl(k, s, listed), {headers: {"Accept": "text/html"}}).then((r) =>
         r.ok ? r.text() : r.text().then((t) => Promise.reject(new Error(t))));
       request.catch(() => tables.delete(key));
       tables.set(key, request);
@@ -119,23 +126,49 @@
     if (timeline && timeline.steps && timeline.steps[step]) textBox.textContent = timeline.steps[step].text;
     await settled(loading);
     if (mine !== shown) return;
+    listOpenRead();
     try {
-      const request = fetchTable(step, seat);
+      const request = fetchTable(step, seat, movesOpen);
       loading = request.catch(() => {});
       const html = await request;
       if (mine !== shown) return;
-      const before = tableBox.querySelector("details.moves-list");
-      if (before) movesOpen = before.open;  // set as the click lands (its toggle event comes later)
-      tableBox.innerHTML = html;
-      const moves = tableBox.querySelector("details.moves-list");
-      if (moves && movesOpen) moves.open = true;
+      swapTable(html);
       root.dataset.shownStep = String(step);
       root.dataset.shownSeat = seat;
     } catch (error) {
       if (mine === shown) textBox.textContent = "Could not load this step: " + error.message;
     }
-    if (step < last) fetchTable(step + 1, seat).catch(() => {});
+    if (step < last) fetchTable(step + 1, seat, movesOpen).catch(() => {});
   }
+
+  // The shown list's state, read as the click lands (its toggle event comes later).
+  function listOpenRead() {
+    const shownList = tableBox.querySelector("details.moves-list");
+    if (shownList) movesOpen = shownList.open;
+  }
+
+  function swapTable(html) {
+    listOpenRead();
+    tableBox.innerHTML = html;
+    const moves = tableBox.querySelector("details.moves-list");
+    if (moves && movesOpen) moves.open = true;  // a folded, empty list asks for its moves
+  }
+
+  // A folded list opened (by the visitor, or by swapTable for one who keeps it open):
+  // the same step's table with its moves in words takes its place, still open.
+  tableBox.addEventListener("toggle", async (event) => {
+    const opened = event.target;
+    if (!opened.matches("details.moves-list[data-later]") || !opened.open) return;
+    movesOpen = true;
+    const k = parseInt(root.dataset.shownStep, 10), s = root.dataset.shownSeat || "";
+    try {
+      const html = await fetchTable(k, s, true);
+      if (tableBox.contains(opened) && opened.open) swapTable(html);
+    } catch (error) {
+      const note = opened.querySelector("p");
+      if (note) note.textContent = "The moves could not be loaded: " + error.message;
+    }
+  }, true);  // toggle does not bubble
 
   // "Play on from here" offers the seat being watched: a viewer following Ben's view
   // means to play on as Ben. Everyone's view leaves the choice as it is.
