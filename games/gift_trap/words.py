@@ -368,7 +368,8 @@ def _give_words(gift: Any, name: str | None, to: Any, more: bool) -> str:
     return f"Give {shown} to {_seat(to)}{' with Give More' if more else ''}."
 
 
-_give_remembered = lru_cache(maxsize=4096)(_give_words)
+# Typed: gift 1, True and 1.0 are equal keys, and each is said as it is ("gift True").
+_give_remembered = lru_cache(maxsize=4096, typed=True)(_give_words)
 
 
 # A seat with at least this many moves may have them summed up in one sentence.

@@ -140,6 +140,35 @@ def test_a_seats_gives_are_labelled_alike_one_by_one_and_all_at_once():
     assert E.labels([odd], 0, s) == ["Give gift {'n': 2} to a player."]
 
 
+def test_labels_named_says_each_move_as_told_alone_whatever_its_fields():
+    """Every move, well formed or not (an unhashable gift or receiver, Give More as any
+    value, a gift off the grid), gets from ``labels_named`` the label ``_move_told`` gives
+    it alone; and the memo of gives' words keeps gift 1 apart from gift True and 1.0,
+    which are equal keys to a plain memo (a give of gift True, labelled first, was said
+    for gift 1 after it)."""
+    import random
+
+    from games.gift_trap.words import _move_told, labels_named
+
+    rng = random.Random(4)
+    names = {1: "Rubber duck", 2: "Box of chalk", 3: "Yo-yo <&>"}
+    values = [1, 2, 3, 9, 0, -1, True, None, "2", [3], {"g": 1}, 2.0]
+    kinds = ["give", "give", "give", "get", "gifttrap", "reveal", "choose_pack", "nonsense"]
+    events = []
+    for _ in range(600):
+        event: dict = {"by": rng.choice([0, 1, 2]), "do": rng.choice(kinds)}
+        for field in ("gift", "to", "more", "token", "from", "pack"):
+            if rng.random() < 0.7:
+                event[field] = rng.choice([*values, "yellow", "red_2", False])
+        events.append(event)
+    for chosen in (names, {}):
+        assert labels_named(events, chosen) == [_move_told(e, chosen) for e in events]
+    # Gift True and 1.0 were told above: the memo keeps gift 1 apart from them.
+    for gift, said in ((True, "gift True"), (1.0, "gift 1.0"), (1, "gift 1")):
+        give = {"by": 0, "do": "give", "gift": gift, "to": 2}
+        assert labels_named([give], names) == [f"Give {said} (Rubber duck) to {{p2}}."]
+
+
 def test_get_token_is_secret_but_for_its_owner():
     s = given(dealt())
     event = ev(2, "get", token="no_way", gift=4)
