@@ -7,7 +7,9 @@ over HTTP (gunicorn, 2 workers), each figure beside a bare Django view returning
 very bytes the product returned (``bench/urls.py``), measured in the same run:
 
 * the replay page (``/records/<id>/``), the table fragment the viewer fetches at every
-  step (``/records/<id>/steps/<k>/table/``, everyone's and one seat's), the step API
+  step (``/records/<id>/steps/<k>/table/``, everyone's and one seat's, its list of moves
+  folded as the viewer first asks for it; ``?moves=listed`` is asked once the visitor
+  opens it, and costs what the table with its list cost before), the step API
   and the timeline API (everyone's and one seat's);
 * *repeat*: the same URLs asked again, anonymous, with a session cookie and (API
   only: pages take no token) with ``Authorization: Token``;
