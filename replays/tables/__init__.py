@@ -109,27 +109,20 @@ def table_html(
     if moves_later:
         if legal is None:
             raise ValueError("a list of moves drawn later counts the legal moves: pass them")
-        return str(table_draw(table, later=legal))
-    count = None
-    if moves and legal is not None:
-        count = sum(len(legal.get(s, ())) for s in dict.fromkeys(s for s, _ in moves))
-    return str(table_draw(table, moves=moves, count=count))
-
-
-def table_draw(
-    table: Table,
-    *,
-    moves: Sequence[tuple[int, str]] | None = None,
-    count: int | None = None,
-    later: Mapping[int, list[dict[str, Any]]] | None = None,
-) -> Html:
-    """The table drawn by the game's module, under a line saying whose turn it is; the
-    list of moves listed (``moves``) or folded to be fetched later (``later``: the movers'
-    legal events, counted)."""
-    if later is not None:
-        listing = folded_moves_list(table, later)
+        listing = folded_moves_list(table, legal)
+    elif moves:
+        count = None
+        if legal is not None:
+            count = sum(len(legal.get(s, ())) for s in dict.fromkeys(s for s, _ in moves))
+        listing = _moves_list(table, moves, count)
     else:
-        listing = _moves_list(table, moves, count) if moves else ""
+        listing = Html("")
+    return str(table_draw(table, listing))
+
+
+def table_draw(table: Table, listing: Html) -> Html:
+    """The table drawn by the game's module, under a line saying whose turn it is and the
+    list of moves (listed, folded to be fetched later, or none)."""
     turn = el("p", turn_sentence(table), cls="turn")
     return el("div", turn, listing, _module(table.game).draw(table))
 

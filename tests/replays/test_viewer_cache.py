@@ -6,6 +6,7 @@ Each test runs on the local-memory cache and, when ``CACHE_URL`` or
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -49,7 +50,7 @@ def test_a_cached_table_is_only_ever_its_own_viewers(client, make_document, game
     for order in (viewers, viewers[::-1], viewers):  # built, then read back twice
         for k in (1, last // 2, last - 1):
             drawn = {}
-            for seat, listed in ((seat, listed) for seat in order for listed in (False, True)):
+            for seat, listed in itertools.product(order, (False, True)):
                 html = fragment(client, record_id, k, seat, listed=listed)
                 drawn_now = selectors.record_step_table(record, step=k, seat=seat, listed=listed)
                 assert html == drawn_now
