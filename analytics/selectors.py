@@ -5,7 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from django.db.models import Avg, Count, Max, Min, Prefetch, Q, QuerySet, Sum, TextField
+from django.db.models import (
+    Avg,
+    Count,
+    Max,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    TextField,
+)
 from django.db.models.functions import Cast
 
 from analytics.models import (
@@ -19,6 +31,7 @@ from analytics.models import (
     StatisticsSnapshot,
 )
 from analytics.stats import counters_merge, side_figures
+from core.queries import values_rows
 from games import analysis as engine_analysis
 from replays.models import Player, Record, Seat
 from replays.selectors import RecordRow, record_row_of
@@ -104,19 +117,33 @@ def recent_real_record_rows(
 ) -> list[RecordRow]:
     """:func:`recent_real_records` as the table's rows (``replays.selectors.record_row``),
     read as plain rows: the same two queries without model instances, a prefetch and a
-    join's objects (most of the read's CPU on a visitor-computed dashboard)."""
-    records = Record.objects.filter(game=game, simulated=False).order_by("-created_at", "-id")
-    if variant is not None:
-        records = records.filter(pk__in=variant_record_ids(variant=variant))
-    found = list(records.values_list(*_RECENT_FIELDS)[:limit])
+    join's objects (most of the read's CPU on a visitor-computed dashboard), each
+    compiled once per process (``core.queries``)."""
+
+    def records() -> QuerySet:
+        chosen = Record.objects.filter(game=game, simulated=False).order_by("-created_at", "-id")
+        if variant is not None:
+            chosen = chosen.filter(pk__in=variant_record_ids(variant=variant))
+        return chosen.values_list(*_RECENT_FIELDS)[:limit]
+
+    found = values_rows(("recent-real-records", game, variant, limit), records)
     seats: dict[int, list[tuple[int, str]]] = {row[0]: [] for row in found}
-    pairs = (
-        Seat.objects.filter(record_id__in=list(seats))
-        .order_by("record_id", "seat")
-        .values_list("record_id", "seat", "player__name")
-    )
-    for record_id, seat, name in pairs:
-        seats[record_id].append((seat, name))
+    ids = list(seats)
+
+    def pairs() -> QuerySet:
+        # Each seat's name looked up by the player's key, not joined: for a few dozen
+        # seats PostgreSQL hashed every player of the site to join them (1.4 ms at 3,000
+        # players, growing with the club), where a probe per seat takes microseconds.
+        name = Player.objects.filter(pk=OuterRef("player_id")).values("name")
+        return (
+            Seat.objects.filter(record_id__in=ids)
+            .order_by("record_id", "seat")
+            .values_list("record_id", "seat", Subquery(name))
+        )
+
+    if ids:
+        for record_id, seat, name in values_rows(("recent-real-seats", len(ids)), pairs, ids):
+            seats[record_id].append((seat, name))
     names = ("pk", *_RECENT_FIELDS[1:])
     return [
         record_row_of(**dict(zip(names, row, strict=True)), seats=seats[row[0]]) for row in found
@@ -170,28 +197,34 @@ def game_statistics(
     (one per table size, variant and side); with one, the month rows of that filter.
     ``real``: True = only real play, False = only simulated, None = both sides.
     """
-    rows = StatisticsSnapshot.objects.filter(game=game)
-    if club or month_from or month_to:
-        rows = rows.exclude(month=StatisticsSnapshot.ALL)
-        if club:
-            rows = rows.filter(club=club)
-        if month_from:
-            rows = rows.filter(month__gte=month_from)
-        if month_to:
-            rows = rows.filter(month__lte=month_to)
+    everything = StatisticsSnapshot.ALL
+    scoped = bool(club or month_from or month_to)
+    where: list[tuple[str, Any]] = []  # (lookup, value), in the order the SQL takes them
+    if scoped:
+        where += [("club", club or None), ("month__gte", month_from or None)]
+        where += [("month__lte", month_to or None)]
     else:
-        rows = rows.filter(club=StatisticsSnapshot.ALL, month=StatisticsSnapshot.ALL)
-    if players:
-        rows = rows.filter(num_players=players)
-    if variant:
-        rows = rows.filter(variant=variant)
-    if real is not None:
-        rows = rows.filter(simulated=not real)
+        where += [("club", everything), ("month", everything)]
+    where += [("num_players", players or None), ("variant", variant or None)]
+    where = [(lookup, value) for lookup, value in where if value is not None]
+
+    def build() -> QuerySet:
+        rows = StatisticsSnapshot.objects.filter(game=game)
+        if scoped:
+            rows = rows.exclude(month=everything)
+        for lookup, value in where:
+            rows = rows.filter(**{lookup: value})
+        if real is not None:  # in the SQL's text ("NOT simulated"), not a parameter
+            rows = rows.filter(simulated=not real)
+        # The counters as the database's text, parsed by orjson: a filter over months
+        # reads hundreds of rows, and JSONField's json.loads was a third of reading them.
+        return rows.values_list("simulated", "num_players", Cast("counters", TextField()))
+
+    # Compiled once per shape of filter (which lookups), whatever their values.
+    shape = ("statistics-rows", scoped, tuple(lookup for lookup, _ in where), real)
+    params = [game, *([everything] if scoped else []), *(value for _, value in where)]
     grouped: dict[bool, dict[int, list[dict[str, Any]]]] = {False: {}, True: {}}
-    # The counters as the database's text, parsed by orjson: a filter over months reads
-    # hundreds of rows, and JSONField's json.loads was a third of reading them.
-    text = Cast("counters", TextField())
-    for simulated, n, counters in rows.values_list("simulated", "num_players", text):
+    for simulated, n, counters in values_rows(shape, build, params):
         grouped[simulated].setdefault(n, []).append(orjson.loads(counters))
     sides = {}
     for simulated, name in ((False, "real"), (True, "simulated")):
@@ -229,11 +262,16 @@ def game_ingest_follows(*, game: str, stored_since: Any) -> bool:
 
 def game_statistics_version(*, game: str) -> str:
     """Changes whenever a snapshot of the game does: rows, and the last time one changed."""
-    row = StatisticsSnapshot.objects.filter(game=game).aggregate(
-        n=Count("id"), total=Sum("records"), last=Max("updated_at")
-    )
-    last = row["last"].isoformat() if row["last"] else "-"
-    return f"{row['n']}.{row['total'] or 0}.{last}"
+
+    def build() -> QuerySet:
+        rows = StatisticsSnapshot.objects.filter(game=game).order_by().values("game")
+        rows = rows.annotate(n=Count("id"), total=Sum("records"), last=Max("updated_at"))
+        return rows.values_list("n", "total", "last")
+
+    # Every visit of a dashboard asks (is the cached page current?): compiled once.
+    found = values_rows(("statistics-version", game), build)
+    n, total, last = found[0] if found else (0, 0, None)
+    return f"{n}.{total or 0}.{last.isoformat() if last else '-'}"
 
 
 def game_statistics_clubs(*, game: str) -> list[str]:
@@ -309,8 +347,11 @@ def game_statistics_choices(*, game: str) -> tuple[list[dict[str, Any]], list[st
     records: dict[str, int] = {}
     clubs: set[str] = set()
     everything = StatisticsSnapshot.ALL
-    scopes = StatisticsSnapshot.objects.filter(game=game).values_list(
-        "variant", "club", "month", "records"
+    scopes = values_rows(
+        ("statistics-scopes", game),
+        lambda: StatisticsSnapshot.objects.filter(game=game).values_list(
+            "variant", "club", "month", "records"
+        ),
     )
     for variant, club, month, count in scopes:
         if club == everything and month == everything:

@@ -95,6 +95,14 @@ class Record(models.Model):
             models.Index(
                 "game", Coalesce("played_at", "created_at"), "id", name="record_rating_order"
             ),
+            # A game's latest records of real play (a dashboard's "Recent records"): read
+            # along this index without stepping over bot play, however much the balance
+            # lab stored since the last real game.
+            models.Index(
+                fields=["game", "-created_at", "-id"],
+                condition=models.Q(simulated=False),
+                name="record_recent_real",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -196,3 +196,29 @@ def test_filters_share_the_recent_records_of_a_version_and_never_an_older_one(
     recent = html.split("<h2>Recent records</h2>")[1]  # the records table, nothing else
     for name in newer["players"]:
         assert name in recent
+
+
+@pytest.mark.skipif(
+    __import__("django.db").db.connection.vendor != "postgresql", reason="PostgreSQL's planner"
+)
+def test_the_latest_real_records_are_read_along_their_own_index(make_document):
+    """The "Recent records" read walks ``record_recent_real`` (real play only, newest first)
+    instead of stepping over every record of bot play stored since the last real game."""
+    from django.db import connection
+
+    from replays.models import Record
+
+    for seed in (61, 62):
+        record_submit(document=make_document(seed=seed))
+    query = (
+        Record.objects.filter(game="secret_santa", simulated=False)
+        .order_by("-created_at", "-id")
+        .values_list("id")[:10]
+    )
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "record_recent_real" in plan, plan
+    assert "Sort" not in plan, plan

@@ -256,3 +256,41 @@ def test_a_contribution_is_the_canonical_form_of_its_plain_counters(game):
         expected = stats.canonical(_plain_counters(facts))
         assert made == expected
         assert orjson.dumps(made) == orjson.dumps(expected)  # the same keys in the same order
+
+
+def test_every_filter_shape_is_compiled_once_and_reads_what_the_queryset_reads(monkeypatch):
+    """The dashboard's statistics read is compiled once per shape of filter
+    (``core.queries``): the parameters the selector passes are the ones its SQL takes, in
+    order, for every shape and value (a wrong order would not be kept, and would fail the
+    count below), and the figures are those of the queryset run as Django runs it."""
+    from core import queries
+
+    for day, club, scores in ((1, "North Pier", [45, 10, 5]), (2, "South Quay", [2, 10, 45])):
+        record_submit(document=table(scores, day=day, club=club))
+    record_submit(document=table([44, 3, 2, 1], day=3))
+    filters = list(
+        itertools.product(
+            [None, "North Pier", "Old Mill"], [None, "2026-03"], [None, "2026-02"], [None, 3, 4],
+            [None, True, False],
+        )
+    )  # fmt: skip
+    queries._COMPILED.clear()
+    compiled = {
+        f: game_statistics(
+            game="gift_trap", club=f[0], month_from=f[1], month_to=f[2], players=f[3], real=f[4]
+        )
+        for f in filters
+    }
+    shapes = {key for _vendor, key in queries._COMPILED if key[0] == "statistics-rows"}
+    # Club, from and to present or not (eight, one of them unscoped), a table size or not,
+    # real, simulated or both: every shape kept, none refused.
+    assert len(shapes) == 8 * 2 * 3
+    monkeypatch.setattr(queries, "COMPILED_LIMIT", 0)
+    queries._COMPILED.clear()
+    for f in filters:
+        plain = game_statistics(
+            game="gift_trap", club=f[0], month_from=f[1], month_to=f[2], players=f[3], real=f[4]
+        )
+        assert compiled[f] == plain, f
+    assert compiled[(None, None, None, 3, True)]["real"]["records"] == 2
+    assert compiled[("North Pier", None, "2026-02", None, None)]["real"]["records"] == 0
