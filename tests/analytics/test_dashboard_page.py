@@ -198,6 +198,33 @@ def test_filters_share_the_recent_records_of_a_version_and_never_an_older_one(
         assert name in recent
 
 
+def test_the_lab_fields_drawn_once_are_the_forms_own(client, settings):
+    """The balance lab's fields as the form first shows them are drawn once per process
+    (``analytics.pages._lab_fields_html``): the page has exactly what the template draws
+    for a new form, visit after visit, and a refused form still shows its own values."""
+    from django.template.loader import render_to_string
+
+    from analytics import pages
+    from analytics.forms import SimulationForm
+
+    settings.ALLOW_ANONYMOUS_UPLOADS = True
+    pages._LAB_FIELDS.clear()
+    engine = get_engine("gift_swap")
+    fresh = SimulationForm(engine=engine, max_games=pages.SIMULATION_MAX_GAMES)
+    drawn = render_to_string("analytics/_lab_fields.html", {"lab_form": fresh})
+    assert 'name="players"' in drawn
+    assert "house-rules" in drawn
+    for _visit in range(2):
+        html = client.get("/games/gift_swap/").content.decode()
+        assert drawn in html
+    assert list(pages._LAB_FIELDS) == [("gift_swap", pages.SIMULATION_MAX_GAMES)]
+    refused = client.post("/games/gift_swap/simulations/", {"players": "99", "games": "7"})
+    assert refused.status_code == 400
+    assert refused.context["lab_form"].errors["players"]
+    assert 'value="7"' in refused.content.decode()  # the visitor's own, not the memo's
+    assert drawn not in refused.content.decode()
+
+
 @pytest.mark.skipif(
     __import__("django.db").db.connection.vendor != "postgresql", reason="PostgreSQL's planner"
 )
